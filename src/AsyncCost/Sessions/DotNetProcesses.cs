@@ -1,4 +1,3 @@
-using Microsoft.Diagnostics.NETCore.Client;
 
 namespace AsyncCost.Sessions;
 
@@ -15,7 +14,7 @@ public static class DotNetProcesses
     public static IReadOnlyList<DotNetProcessInfo> List()
     {
         var result = new List<DotNetProcessInfo>();
-        foreach (var pid in DiagnosticsClient.GetPublishedProcesses().Order())
+        foreach (var pid in DiagnosticEndpoints.Published().Order())
         {
             try
             {
