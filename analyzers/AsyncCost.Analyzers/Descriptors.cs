@@ -71,7 +71,7 @@ public static class Descriptors
         RuleIds.BlockingWaitInAsync,
         CostKind.Blocking,
         "Thread-blocking wait inside async code",
-        "'{0}' blocks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off); use '{1}'",
+        "'{0}' parks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off, and a thread-pool thread out of service while it waits); {1} instead",
         Categories.Performance,
         DiagnosticSeverity.Warning,
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
