@@ -62,7 +62,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread until the task completes (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");

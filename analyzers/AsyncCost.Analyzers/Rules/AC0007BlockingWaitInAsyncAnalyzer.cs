@@ -114,38 +114,10 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
     }
 
     // A zero timeout (Wait(0), WaitOne(TimeSpan.Zero), Sleep(0)) returns at once; so does TryTake without a timeout.
-    private static bool Waits(IInvocationOperation invocation, INamedTypeSymbol? timeSpan)
+    private static bool Waits(IInvocationOperation invocation, INamedTypeSymbol? timeSpan) => WaitTimeouts.Of(invocation, timeSpan) switch
     {
-        var hasTimeout = false;
-        foreach (var argument in invocation.Arguments)
-        {
-            var parameter = argument.Parameter;
-            if (parameter is null)
-            {
-                continue;
-            }
-            var isTimeout = parameter.Type.SpecialType == SpecialType.System_Int32 && parameter.Name.IndexOf("timeout", StringComparison.OrdinalIgnoreCase) >= 0
-                || SymbolEqualityComparer.Default.Equals(parameter.Type, timeSpan);
-            if (!isTimeout)
-            {
-                continue;
-            }
-            hasTimeout = true;
-            if (IsZero(argument.Value, timeSpan))
-            {
-                return false;
-            }
-        }
-        return hasTimeout || !invocation.TargetMethod.Name.StartsWith("TryTake", StringComparison.Ordinal);
-    }
-
-    private static bool IsZero(IOperation value, INamedTypeSymbol? timeSpan)
-    {
-        while (value is IConversionOperation conversion)
-        {
-            value = conversion.Operand;
-        }
-        return value.ConstantValue is { HasValue: true, Value: 0 }
-            || value is IFieldReferenceOperation { Field: { Name: "Zero", IsStatic: true } field } && SymbolEqualityComparer.Default.Equals(field.ContainingType, timeSpan);
-    }
+        WaitTimeouts.Kind.Zero => false,
+        WaitTimeouts.Kind.NonZero => true,
+        _ => !invocation.TargetMethod.Name.StartsWith("TryTake", StringComparison.Ordinal),
+    };
 }
