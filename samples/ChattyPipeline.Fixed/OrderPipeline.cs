@@ -4,9 +4,9 @@ using AsyncCost.Samples;
 namespace ChattyPipeline;
 
 /// <summary>
-/// Prices orders and totals them: ChattyPipeline's pipeline with the analyzer's fixes. The producer prices an
-/// order's lines concurrently and hands the order over through a one-slot channel; the consumer awaits the next
-/// order and the customer's discount. No thread blocks, and nothing hops to the thread pool for nothing.
+/// Prices orders and totals them: ChattyPipeline's pipeline with the analyzer's fixes. The producer looks an order's
+/// lines up concurrently, awaits the customer's discount, and hands the order over through a one-slot channel to a
+/// consumer that awaits the next order. No thread blocks, and nothing hops to the thread pool for nothing.
 /// </summary>
 internal sealed class OrderPipeline
 {
@@ -38,12 +38,16 @@ internal sealed class OrderPipeline
         while (budget.ShouldContinue(produced))
         {
             Order order = OrderBook.Create(produced);
+            Task<decimal> discount = _discounts.GetDiscountAsync(order.CustomerId);
 
             // AC0001 fixed: all of the order's round trips at once, one wait.
             decimal[] unitPrices = await Task.WhenAll(order.Lines.Select(line => _catalog.GetPriceAsync(line.ProductId)));
 
-            // AC0005 fixed: no Task.Yield; AC0007 fixed: waiting for the free slot is an await.
-            await _slot.Writer.WriteAsync(new PricedOrder(order, unitPrices));
+            // AC0006 fixed: the discount is awaited.
+            decimal customerDiscount = await discount;
+
+            // AC0005 fixed: no Task.Yield. AC0007 fixed: waiting for the free slot is an await.
+            await _slot.Writer.WriteAsync(new PricedOrder(order, unitPrices, customerDiscount));
             produced++;
         }
 
@@ -56,9 +60,7 @@ internal sealed class OrderPipeline
         decimal total = 0;
         await foreach (PricedOrder priced in _slot.Reader.ReadAllAsync())
         {
-            // AC0006 fixed: the discount is awaited, no thread waits for it.
-            decimal discount = await _discounts.GetDiscountAsync(priced.Order.CustomerId);
-            total += priced.Subtotal * (1 - discount);
+            total += priced.Total;
         }
 
         return total;

@@ -4,10 +4,11 @@ internal sealed record OrderLine(int ProductId, int Quantity);
 
 internal sealed record Order(long Id, int CustomerId, IReadOnlyList<OrderLine> Lines);
 
-/// <summary>An order with the unit price of each line, in line order.</summary>
-internal sealed record PricedOrder(Order Order, IReadOnlyList<decimal> UnitPrices)
+/// <summary>An order with the unit price of each line (in line order) and the customer's discount.</summary>
+internal sealed record PricedOrder(Order Order, IReadOnlyList<decimal> UnitPrices, decimal Discount)
 {
-    public decimal Subtotal => Order.Lines.Select((line, index) => line.Quantity * UnitPrices[index]).Sum();
+    /// <summary>What the customer pays: the lines at their unit prices, less the discount.</summary>
+    public decimal Total => Order.Lines.Select((line, index) => line.Quantity * UnitPrices[index]).Sum() * (1 - Discount);
 }
 
 /// <summary>The orders the pipeline prices: the same sequence on every run, so results can be compared.</summary>
