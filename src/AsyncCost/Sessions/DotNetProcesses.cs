@@ -1,4 +1,3 @@
-
 namespace AsyncCost.Sessions;
 
 /// <summary>A .NET process that publishes a diagnostics endpoint.</summary>
