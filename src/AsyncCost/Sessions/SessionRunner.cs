@@ -106,6 +106,7 @@ internal static class SessionRunner
             var pass = new PassAccumulator(passes[i], modules);
             accumulators.Add(pass);
             using var child = StartChild(command);
+            stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
             try
             {
                 var target = await WaitForRuntimeAsync(child, command.ConnectTimeout, cancellationToken).ConfigureAwait(false);
@@ -129,11 +130,7 @@ internal static class SessionRunner
             }
             finally
             {
-                if (!child.HasExited)
-                {
-                    child.Kill(entireProcessTree: true);
-                }
-                await child.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+                await EndChildAsync(child, waitForExit: stop == StopReason.ProcessExited).ConfigureAwait(false);
                 exitCode = child.ExitCode;
             }
             if (stop == StopReason.Canceled)
@@ -278,6 +275,29 @@ internal static class SessionRunner
             child.BeginErrorReadLine();
         }
         return child;
+    }
+
+    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone);
+    /// kills it (and what it started) when recording stopped early or it does not exit in time.</summary>
+    private static async Task EndChildAsync(Process child, bool waitForExit)
+    {
+        if (waitForExit)
+        {
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            try
+            {
+                await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // Still running: it is killed below.
+            }
+        }
+        if (!child.HasExited)
+        {
+            child.Kill(entireProcessTree: true);
+        }
+        await child.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
     }
 
     /// <summary>Waits until the child (or, for a launcher script, its first .NET descendant) publishes its diagnostics endpoint.</summary>
