@@ -4,6 +4,7 @@ using System.Composition;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using AsyncCost.Analyzers.CodeFixes.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
@@ -94,7 +95,7 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
             case LocalDeclarationStatementSyntax declaration:
                 foreach (var variable in declaration.Declaration.Variables)
                 {
-                    var name = UniqueName(statement, variable.Identifier.ValueText + "Disposal");
+                    var name = LocalNames.Unique(statement, variable.Identifier.ValueText + "Disposal");
                     replacement.Add(SyntaxFactory.LocalDeclarationStatement(
                         SyntaxFactory.VariableDeclaration(declaration.Declaration.Type.WithoutTrivia(), SyntaxFactory.SingletonSeparatedList(variable.WithoutTrivia()))));
                     replacement.Add(SyntaxFactory.ParseStatement($"await using var {name} = {variable.Identifier.ValueText}.ConfigureAwait(false);"));
@@ -134,18 +135,6 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
             return root.ReplaceNode(global, annotated.Select(s => SyntaxFactory.GlobalStatement(s)));
         }
         return root.ReplaceNode(statement, annotated);
-    }
-
-    private static string UniqueName(SyntaxNode near, string baseName)
-    {
-        var scope = near.FirstAncestorOrSelf<MemberDeclarationSyntax>() ?? near;
-        var taken = new HashSet<string>(scope.DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText));
-        var name = baseName;
-        for (var suffix = 2; taken.Contains(name); suffix++)
-        {
-            name = baseName + suffix;
-        }
-        return name;
     }
 
     /// <summary>What a diagnostic points at: an awaited expression, an await foreach collection, or an await using statement.</summary>
