@@ -30,6 +30,12 @@ public class CatalogTests
     }
 
     [Fact]
+    public void Every_rule_says_what_it_costs_in_one_SARIF_tag()
+    {
+        Assert.All(All, d => Assert.Single(d.CustomTags, tag => tag.StartsWith(CostKindTag.Prefix, StringComparison.Ordinal)));
+    }
+
+    [Fact]
     public void Release_tracking_lists_every_rule_with_its_default_severity()
     {
         var unshipped = File.ReadAllText(Path.Combine(RepositoryRoot(), "analyzers", "AsyncCost.Analyzers", "AnalyzerReleases.Unshipped.md"));

@@ -1,0 +1,55 @@
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>A .NET process that publishes a diagnostics endpoint.</summary>
+/// <param name="ProcessId">The process id.</param>
+/// <param name="Name">The process name.</param>
+/// <param name="CommandLine">Its command line, when readable.</param>
+public sealed record DotNetProcessInfo(int ProcessId, string Name, string? CommandLine);
+
+/// <summary>Lists the .NET processes this user can attach to.</summary>
+public static class DotNetProcesses
+{
+    /// <summary>The processes with a diagnostics endpoint, ordered by id; processes that exit while listing are skipped.</summary>
+    public static IReadOnlyList<DotNetProcessInfo> List()
+    {
+        var result = new List<DotNetProcessInfo>();
+        foreach (var pid in PublishedProcessIds().Order())
+        {
+            try
+            {
+                using var process = System.Diagnostics.Process.GetProcessById(pid);
+                result.Add(new DotNetProcessInfo(pid, process.ProcessName, Os.ProcFs.ReadCommandLine(pid)));
+            }
+            catch (ArgumentException)
+            {
+                // Exited between listing and reading.
+            }
+            catch (InvalidOperationException)
+            {
+                // Exited between listing and reading.
+            }
+        }
+        return result;
+    }
+
+    private static List<int> PublishedProcessIds()
+    {
+        try
+        {
+            return DiagnosticsClient.GetPublishedProcesses().ToList();
+        }
+        catch (IOException)
+        {
+            // DiagnosticsClient reads every /proc/PID/environ and throws on one it cannot read (ESRCH for kernel
+            // threads when running as root): fall back to the runtime's socket names, dotnet-diagnostic-PID-DISAMBIGUATION-socket.
+            return Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket")
+                .Select(path => Path.GetFileName(path).Split('-'))
+                .Select(parts => parts.Length >= 4 && int.TryParse(parts[2], System.Globalization.CultureInfo.InvariantCulture, out var pid) ? pid : 0)
+                .Where(pid => pid > 0 && Directory.Exists("/proc/" + pid.ToString(System.Globalization.CultureInfo.InvariantCulture)))
+                .Distinct()
+                .ToList();
+        }
+    }
+}
