@@ -62,7 +62,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread until the task completes (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
@@ -71,7 +71,7 @@ public static class Descriptors
         RuleIds.BlockingWaitInAsync,
         CostKind.Blocking,
         "Thread-blocking wait inside async code",
-        "'{0}' blocks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off); use '{1}'",
+        "'{0}' parks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off, and a thread-pool thread out of service while it waits); {1} instead",
         Categories.Performance,
         DiagnosticSeverity.Warning,
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
