@@ -29,22 +29,24 @@ public static class Descriptors
         "'{0}' often returns without suspending and allocates a Task<{1}> each time (" + CostModel.CompletedTaskBytes + "); return ValueTask<{1}> instead",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "A non-public async method that can complete synchronously with an uncached result allocates a Task<T> per call; ValueTask<T> avoids it when every caller awaits the result once.");
+        "A non-public async method that can complete synchronously with an uncached result allocates a Task<T> per call; ValueTask<T> avoids it when every caller awaits the result once.",
+        WellKnownDiagnosticTags.CompilationEnd);
 
     public static readonly DiagnosticDescriptor SynchronousFastPath = Create(
         RuleIds.SynchronousFastPath,
         CostKind.Allocations,
         "Async method could return synchronously on its completed path",
-        "'{0}' runs its async state machine even when '{1}' has already completed; check IsCompletedSuccessfully and fall back to an async local function only when it has not (saves " + CostModel.CompletedTaskBytes + " and the state machine per call)",
+        "'{0}' runs its async state machine on every call although '{1}' usually completes synchronously; return directly when its task IsCompletedSuccessfully and await it in a static async local function only when not (the completed path then skips the state machine, and with a ValueTask<T> result the " + CostModel.CompletedTaskBytes + " Task too)",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery.");
+        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery.",
+        WellKnownDiagnosticTags.CompilationEnd);
 
     public static readonly DiagnosticDescriptor MissingConfigureAwait = Create(
         RuleIds.MissingConfigureAwait,
         CostKind.Hops,
         "Library code awaits without ConfigureAwait(false)",
-        "Add ConfigureAwait(false) to this await in library code: a captured context costs a post back to it per await and risks deadlocks in callers that block",
+        "Add ConfigureAwait(false) to this await in library code: when it suspends, resuming through the caller's captured context costs a post back to it (like a thread-pool hop, " + CostModel.ThreadPoolHop + ") and deadlocks callers that block on the result",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Library code should not resume on the caller's synchronization context.");
@@ -94,6 +96,7 @@ public static class Descriptors
         DiagnosticSeverity.Warning,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
 
-    private static DiagnosticDescriptor Create(string id, CostKind cost, string title, string message, string category, DiagnosticSeverity severity, string description) =>
-        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: HelpRoot + id + ".md", customTags: CostKindTag.For(cost));
+    // Rules that report from a compilation-end action also carry the CompilationEnd tag (RS1037): they only run in full builds.
+    private static DiagnosticDescriptor Create(string id, CostKind cost, string title, string message, string category, DiagnosticSeverity severity, string description, params string[] extraTags) =>
+        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: HelpRoot + id + ".md", customTags: [.. CostKindTag.For(cost), .. extraTags]);
 }
