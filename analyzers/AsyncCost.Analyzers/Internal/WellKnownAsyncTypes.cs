@@ -1,0 +1,64 @@
+using Microsoft.CodeAnalysis;
+
+namespace AsyncCost.Analyzers.Internal;
+
+/// <summary>
+/// The async types the rules ask about, resolved once per compilation (in a
+/// <c>RegisterCompilationStartAction</c>) so that per-operation callbacks only compare symbols.
+/// A member is null when the compilation's references lack that type.
+/// </summary>
+internal sealed class WellKnownAsyncTypes
+{
+    private WellKnownAsyncTypes(Compilation compilation)
+    {
+        Task = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task");
+        TaskOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task`1");
+        ValueTask = compilation.GetTypeByMetadataName("System.Threading.Tasks.ValueTask");
+        ValueTaskOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.ValueTask`1");
+        TaskCompletionSourceOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.TaskCompletionSource`1");
+        AsyncEnumerableOfT = compilation.GetTypeByMetadataName("System.Collections.Generic.IAsyncEnumerable`1");
+        ConfigureAwaitOptions = compilation.GetTypeByMetadataName("System.Threading.Tasks.ConfigureAwaitOptions");
+        CancellationToken = compilation.GetTypeByMetadataName("System.Threading.CancellationToken");
+    }
+
+    public INamedTypeSymbol? Task { get; }
+    public INamedTypeSymbol? TaskOfT { get; }
+    public INamedTypeSymbol? ValueTask { get; }
+    public INamedTypeSymbol? ValueTaskOfT { get; }
+    public INamedTypeSymbol? TaskCompletionSourceOfT { get; }
+    public INamedTypeSymbol? AsyncEnumerableOfT { get; }
+    public INamedTypeSymbol? ConfigureAwaitOptions { get; }
+    public INamedTypeSymbol? CancellationToken { get; }
+
+    /// <summary>False when the compilation has no Task type at all (nothing async to analyze).</summary>
+    public bool HasTasks => Task is not null;
+
+    public static WellKnownAsyncTypes Create(Compilation compilation) => new(compilation);
+
+    /// <summary>Task or Task&lt;T&gt; (including types derived from Task).</summary>
+    public bool IsTask(ITypeSymbol? type)
+    {
+        for (var current = type; current is not null; current = current.BaseType)
+        {
+            var definition = current.OriginalDefinition;
+            if (SymbolEqualityComparer.Default.Equals(definition, Task) || SymbolEqualityComparer.Default.Equals(definition, TaskOfT))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>ValueTask or ValueTask&lt;T&gt;.</summary>
+    public bool IsValueTask(ITypeSymbol? type) =>
+        type is not null
+        && (SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, ValueTask)
+            || SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, ValueTaskOfT));
+
+    /// <summary>Task, Task&lt;T&gt;, ValueTask or ValueTask&lt;T&gt;.</summary>
+    public bool IsTaskLike(ITypeSymbol? type) => IsTask(type) || IsValueTask(type);
+
+    /// <summary>Task&lt;T&gt; exactly (the generic definition), for rules about result-carrying tasks.</summary>
+    public bool IsGenericTask(ITypeSymbol? type) =>
+        type is INamedTypeSymbol { IsGenericType: true } named && SymbolEqualityComparer.Default.Equals(named.OriginalDefinition, TaskOfT);
+}

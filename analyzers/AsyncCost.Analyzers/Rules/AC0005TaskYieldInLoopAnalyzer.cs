@@ -1,0 +1,93 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using AsyncCost.Analyzers.Internal;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace AsyncCost.Analyzers.Rules;
+
+/// <summary>
+/// AC0005: an unconditional forced yield (<c>await Task.Yield()</c>, or <c>ConfigureAwait(ConfigureAwaitOptions.ForceYielding)</c>)
+/// in a loop body queues one thread-pool work item per iteration. A yield at the start of a method, a yield
+/// guarded by a condition (yield every N items, or when a time slice is used up) and a yield inside a lambda
+/// or local function declared in the loop are left alone.
+/// </summary>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
+{
+    // ConfigureAwaitOptions.ForceYielding; compared by value so the rule also runs against frameworks before .NET 8.
+    private const int ForceYielding = 4;
+
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.TaskYieldInLoop);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.EnableConcurrentExecution();
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.RegisterCompilationStartAction(start =>
+        {
+            var types = WellKnownAsyncTypes.Create(start.Compilation);
+            if (!types.HasTasks)
+            {
+                return;
+            }
+            start.RegisterOperationAction(c => AnalyzeAwait(c, types), OperationKind.Await);
+        });
+    }
+
+    private static void AnalyzeAwait(OperationAnalysisContext context, WellKnownAsyncTypes types)
+    {
+        var awaitOperation = (IAwaitOperation)context.Operation;
+        if (!IsForcedYield(awaitOperation.Operation, types)
+            || OperationScopes.EnclosingLoop(awaitOperation, out var pathFromBody) is null
+            || IsConditional(pathFromBody))
+        {
+            return;
+        }
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), context.ContainingSymbol));
+    }
+
+    private static bool IsForcedYield(IOperation awaited, WellKnownAsyncTypes types)
+    {
+        if (awaited is not IInvocationOperation invocation)
+        {
+            return false;
+        }
+        var method = invocation.TargetMethod;
+        if (method.Name == "Yield" && method.IsStatic && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task))
+        {
+            return true;
+        }
+        return method.Name == "ConfigureAwait"
+            && types.IsTaskLike(method.ContainingType)
+            && invocation.Arguments.Length == 1
+            && SymbolEqualityComparer.Default.Equals(invocation.Arguments[0].Value.Type, types.ConfigureAwaitOptions)
+            && invocation.Arguments[0].Value.ConstantValue is { HasValue: true, Value: int options }
+            && (options & ForceYielding) != 0;
+    }
+
+    // A yield that only some iterations reach is the batching this rule recommends, not the per-iteration cost.
+    private static bool IsConditional(IReadOnlyList<IOperation> pathFromBody)
+    {
+        for (var i = 1; i < pathFromBody.Count; i++)
+        {
+            var parent = pathFromBody[i - 1];
+            var child = pathFromBody[i];
+            var conditional = parent switch
+            {
+                IConditionalOperation c => child != c.Condition,
+                IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd or BinaryOperatorKind.ConditionalOr } b => child == b.RightOperand,
+                ICoalesceOperation coalesce => child == coalesce.WhenNull,
+                IConditionalAccessOperation access => child == access.WhenNotNull,
+                ISwitchCaseOperation or ISwitchExpressionArmOperation or ICatchClauseOperation => true,
+                _ => false,
+            };
+            if (conditional)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,108 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using AsyncCost.Cli.Rendering;
+using AsyncCost.Report;
+using AsyncCost.Sessions;
+
+namespace AsyncCost.Cli.Commands;
+
+/// <summary>`collect`: attach to a process (-p, -n) or launch a command suspended on a diagnostic port, record, report.</summary>
+internal static class CollectCommand
+{
+    public static readonly CommandHelp Help = new(
+        [
+            "dotnet-asynccost collect -p 1234 --duration 00:00:30",
+            "dotnet-asynccost collect -n MyService --passes hops",
+            "dotnet-asynccost collect -o run1 --format markdown -- dotnet bin/Release/net10.0/MyApp.dll --iterations 100000",
+            "dotnet-asynccost collect --format json -- ./MyApp > costs.json",
+        ],
+        [
+            ExitCode.Success, ExitCode.UsageError, ExitCode.ProcessNotFound, ExitCode.NotDotNetProcess, ExitCode.DiagnosticsDisabled,
+            ExitCode.AccessDenied, ExitCode.CommandNotFound, ExitCode.OutputNotWritable, ExitCode.RuntimeTooOld, ExitCode.ProcessExited,
+            ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName,
+        ]);
+
+    public static Command Create()
+    {
+        var processId = CommonOptions.ProcessId();
+        var processName = CommonOptions.ProcessName();
+        var duration = CommonOptions.Duration("Stop after this long (over all passes). Default: until Enter, Ctrl+C, or the process exits.");
+        var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own) and hops "
+            + "(TPL events on). Default both; a launched command then runs once per pass.");
+        var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes) and the report as <file>.<format extension>.");
+        var format = CommonOptions.Format();
+        var command = new Argument<string[]>("command")
+        {
+            Description = "The command to launch (after --): it starts suspended, is resumed once the session listens, and its output passes through. "
+                + "The tool then exits with the command's exit code.",
+            Arity = ArgumentArity.ZeroOrMore,
+        };
+        var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
+        {
+            processId, processName, duration, passes, output, format, command,
+        };
+        collect.SetAction((parse, _) =>
+        {
+            var launch = parse.GetValue(command) ?? [];
+            var pid = parse.GetValue(processId);
+            var name = parse.GetValue(processName);
+            if ((pid is null ? 0 : 1) + (name is null ? 0 : 1) + (launch.Length == 0 ? 0 : 1) != 1)
+            {
+                throw new CliException(ExitCode.UsageError, "collect needs exactly one target: -p <pid>, -n <name>, or -- <command> [args].");
+            }
+
+            if (launch.Length > 0 && !parse.Tokens.Any(t => t.Type == TokenType.DoubleDash))
+            {
+                throw new CliException(ExitCode.UsageError, $"Unrecognized option or argument '{launch[0]}'; put a command to launch after '--'.");
+            }
+
+            var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
+            return ReportRun.RunAsync(parse.GetValue(format), parse.GetValue(output), hint: null, async (reportOutput, stop, status) =>
+            {
+                var options = new SessionOptions
+                {
+                    Passes = chosenPasses,
+                    Duration = parse.GetValue(duration),
+                    OutputTracePath = reportOutput.TracePath,
+                    Progress = status,
+                };
+                if (launch.Length > 0)
+                {
+                    status.WriteLine($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
+                        ? ": once per pass, allocations (TPL events off) then hops (TPL events on)."
+                        : $" ({PassesText(chosenPasses)} pass)."));
+                    return await AsyncCostSession.LaunchAsync(new LaunchCommand { FileName = launch[0], Arguments = launch[1..] }, options, stop).ConfigureAwait(false);
+                }
+
+                var target = CommonOptions.ResolveProcess(pid, name);
+                status.WriteLine($"Attaching to process {target}: {PassesText(chosenPasses)}" + (chosenPasses == MeasurementPasses.All ? " passes in turn." : " pass."));
+                return await AsyncCostSession.AttachAsync(target, options, stop).ConfigureAwait(false);
+            }, ExitCodeOf);
+        });
+        return collect;
+    }
+
+    private static string PassesText(MeasurementPasses passes) => passes switch
+    {
+        MeasurementPasses.Allocations => "allocations",
+        MeasurementPasses.Hops => "hops",
+        _ => "allocations and hops",
+    };
+
+    /// <summary>A launched command's own exit code; an attached process that exited mid-session is reported, with its own code.</summary>
+    private static int ExitCodeOf(AsyncCostReport report)
+    {
+        if (report.Source.Kind == SourceKind.Launch)
+        {
+            return report.Source.ExitCode ?? 0;
+        }
+
+        if (report.StopReason == StopReason.ProcessExited)
+        {
+            Console.Error.WriteLine($"dotnet-asynccost: Process {report.Source.ProcessId} exited during collection; the report covers the {Numbers.Duration(report.Duration)} recorded.");
+            return (int)ExitCode.ProcessExited;
+        }
+
+        return 0;
+    }
+}

@@ -1,0 +1,126 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using AsyncCost.Cli.Rendering;
+using AsyncCost.Report;
+using AsyncCost.Sessions;
+
+namespace AsyncCost.Cli.Commands;
+
+/// <summary>Options several commands share, and how their values are parsed.</summary>
+internal static class CommonOptions
+{
+    public static Option<int?> ProcessId() => new("--process-id", "-p") { Description = "The process id to attach to (see 'ps').", HelpName = "pid" };
+
+    public static Option<string?> ProcessName() => new("--name", "-n")
+    {
+        Description = "The name of the process to attach to: its process name or its app's assembly name (dotnet MyApp.dll is 'MyApp').",
+        HelpName = "name",
+    };
+
+    public static Option<ReportFormat> Format() => new("--format")
+    {
+        Description = "How to print the report: table (default; aligned, colour on a terminal), markdown, json (schema: 'dotnet-asynccost schema') or csv (one row per method).",
+        HelpName = "table|markdown|json|csv",
+        CustomParser = ParseFormat,
+    };
+
+    public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };
+
+    public static Option<TimeSpan?> Duration(string what) => new("--duration")
+    {
+        Description = what,
+        HelpName = "hh:mm:ss",
+        CustomParser = ParseDuration,
+    };
+
+    public static Option<MeasurementPasses> Passes(string what) => new("--passes")
+    {
+        Description = what,
+        HelpName = "allocations,hops",
+        CustomParser = ParsePasses,
+    };
+
+    internal static ReportFormat ParseFormat(ArgumentResult result)
+    {
+        var text = result.Tokens.Count == 0 ? "" : result.Tokens[0].Value;
+        if (Enum.TryParse<ReportFormat>(text, ignoreCase: true, out var format) && !int.TryParse(text, out _))
+        {
+            return format;
+        }
+
+        result.AddError($"--format: unknown format '{text}'; use table, markdown, json or csv.");
+        return ReportFormat.Table;
+    }
+
+    internal static TimeSpan? ParseDuration(ArgumentResult result)
+    {
+        var text = result.Tokens.Count == 0 ? "" : result.Tokens[0].Value;
+        // dotnet-trace's format: [dd:]hh:mm:ss.
+        if (TimeSpan.TryParseExact(text, [@"hh\:mm\:ss", @"dd\:hh\:mm\:ss", @"hh\:mm\:ss\.FFFFFFF"], CultureInfo.InvariantCulture, out var duration) && duration > TimeSpan.Zero)
+        {
+            return duration;
+        }
+
+        result.AddError($"--duration: '{text}' is not a positive duration in hh:mm:ss (e.g. 00:00:30).");
+        return null;
+    }
+
+    internal static MeasurementPasses ParsePasses(ArgumentResult result)
+    {
+        var passes = MeasurementPasses.None;
+        foreach (var name in result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            switch (name.ToLowerInvariant())
+            {
+                case "allocations":
+                    passes |= MeasurementPasses.Allocations;
+                    break;
+                case "hops":
+                    passes |= MeasurementPasses.Hops;
+                    break;
+                default:
+                    result.AddError($"--passes: unknown pass '{name}'; use allocations, hops, or allocations,hops.");
+                    return MeasurementPasses.None;
+            }
+        }
+
+        if (passes == MeasurementPasses.None)
+        {
+            result.AddError("--passes: name at least one pass: allocations, hops, or allocations,hops.");
+        }
+
+        return passes;
+    }
+
+    /// <summary>The single process -p or -n names; the caller has checked that exactly one was given.</summary>
+    /// <exception cref="CliException">No process, or several, match the name.</exception>
+    public static int ResolveProcess(int? processId, string? processName)
+    {
+        if (processId is { } pid)
+        {
+            return pid;
+        }
+
+        var matches = DotNetProcesses.List().Where(p => NameMatches(p, processName!)).ToList();
+        return matches switch
+        {
+            [] => throw new CliException(ExitCode.ProcessNotFound, $"No .NET process named '{processName}' (see 'dotnet-asynccost ps')."),
+            [var single] => single.ProcessId,
+            _ => throw new CliException(ExitCode.AmbiguousProcessName,
+                $"{matches.Count} .NET processes are named '{processName}' ({string.Join(", ", matches.Select(m => m.ProcessId))}): pick one with -p."),
+        };
+    }
+
+    private static bool NameMatches(DotNetProcessInfo process, string name)
+    {
+        if (string.Equals(process.Name, name, StringComparison.Ordinal))
+        {
+            return true;
+        }
+
+        // A framework-dependent app runs as "dotnet MyApp.dll": match the app's assembly name too.
+        var appPath = process.CommandLine?.Split(' ', StringSplitOptions.RemoveEmptyEntries).FirstOrDefault(a => a.EndsWith(".dll", StringComparison.OrdinalIgnoreCase));
+        return appPath is not null && string.Equals(Path.GetFileNameWithoutExtension(appPath), name, StringComparison.Ordinal);
+    }
+}

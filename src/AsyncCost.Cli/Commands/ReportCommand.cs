@@ -1,0 +1,35 @@
+using System.CommandLine;
+using AsyncCost.Cli.Rendering;
+using AsyncCost.Sessions;
+
+namespace AsyncCost.Cli.Commands;
+
+/// <summary>`report`: the same report as `collect`, from saved .nettrace files.</summary>
+internal static class ReportCommand
+{
+    public static readonly CommandHelp Help = new(
+        [
+            "dotnet-asynccost report app.allocations.nettrace app.hops.nettrace",
+            "dotnet-asynccost report trace.nettrace --format markdown -o costs",
+            "dotnet-asynccost report trace.nettrace --format json > costs.json",
+        ],
+        [ExitCode.Success, ExitCode.UsageError, ExitCode.TraceFileNotFound, ExitCode.TraceFileInvalid, ExitCode.OutputNotWritable]);
+
+    public static Command Create()
+    {
+        var traces = new Argument<string[]>("trace")
+        {
+            Description = "The .nettrace file(s): one per pass as 'collect -o' writes them (<base>.allocations.nettrace, <base>.hops.nettrace), or a single trace.",
+            Arity = ArgumentArity.OneOrMore,
+        };
+        var format = CommonOptions.Format();
+        var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format).");
+        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output };
+        command.SetAction((parse, _) => ReportRun.RunAsync(
+            parse.GetValue(format),
+            parse.GetValue(output),
+            hint: null,
+            (_, stop, _) => AsyncCostSession.ReadTraceAsync(parse.GetValue(traces)!, stop)));
+        return command;
+    }
+}

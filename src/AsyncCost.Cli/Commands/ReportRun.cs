@@ -1,0 +1,49 @@
+using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Commands;
+
+/// <summary>
+/// What `collect` and `report` share: open the output first (fail fast on an unwritable path), stop cleanly on
+/// Ctrl+C / SIGTERM / Enter, show the status line, and write the report, including the partial report an error carries.
+/// </summary>
+internal static class ReportRun
+{
+    public delegate Task<AsyncCostReport> Measure(ReportOutput output, CancellationToken stop, StatusLine status);
+
+    /// <param name="format">The report format.</param>
+    /// <param name="outputOption">The -o value, if given.</param>
+    /// <param name="hint">The recording hint shown on the status line; null when nothing is recorded live.</param>
+    /// <param name="measure">Runs the library session.</param>
+    /// <param name="exitCode">The exit code for a report (default 0).</param>
+    public static async Task<int> RunAsync(ReportFormat format, string? outputOption, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
+    {
+        using var output = ReportOutput.Open(format, outputOption);
+        using var stop = new StopSignal('\n');
+        var status = StatusLine.ForStandardError(hint ?? stop.Hint);
+        AsyncCostReport report;
+        try
+        {
+            report = await measure(output, stop.Token, status).ConfigureAwait(false);
+        }
+        catch (AsyncCostException e) when (e.PartialReport is { } partial)
+        {
+            status.Finish();
+            output.Write(partial);
+            throw;
+        }
+        finally
+        {
+            status.Finish();
+        }
+
+        output.Write(report);
+        if (output.ReportPath is { } path)
+        {
+            Console.Error.WriteLine($"Report written to {path}");
+        }
+
+        return exitCode?.Invoke(report) ?? 0;
+    }
+}

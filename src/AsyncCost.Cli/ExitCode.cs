@@ -1,0 +1,70 @@
+namespace AsyncCost.Cli;
+
+/// <summary>
+/// The tool's exit codes: one per class of user error, stable across versions (scripts test them).
+/// The library's error kinds keep the same numbers (<see cref="AsyncCostErrorKind"/>), so a code means the same
+/// thing whether it came from the library or from the command line.
+/// </summary>
+internal enum ExitCode
+{
+    Success = 0,
+    UnexpectedError = 1,
+    UsageError = 2,
+    ProcessNotFound = 10,
+    NotDotNetProcess = 11,
+    DiagnosticsDisabled = 12,
+    AccessDenied = 13,
+    CommandNotFound = 14,
+    TraceFileNotFound = 15,
+    TraceFileInvalid = 16,
+    OutputNotWritable = 17,
+    RuntimeTooOld = 18,
+    ProcessExited = 19,
+    CanceledBeforeRecording = 20,
+    AmbiguousProcessName = 21,
+}
+
+/// <summary>What each exit code means, for --help and README (one place).</summary>
+internal static class ExitCodes
+{
+    public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =
+    [
+        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code)."),
+        (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
+        (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
+        (ExitCode.ProcessNotFound, "No process with that id or name."),
+        (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
+        (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0."),
+        (ExitCode.AccessDenied, "The process belongs to another user."),
+        (ExitCode.CommandNotFound, "The command to launch was not found or is not executable."),
+        (ExitCode.TraceFileNotFound, "The .nettrace file does not exist."),
+        (ExitCode.TraceFileInvalid, "The .nettrace file is corrupt or truncated (what was readable is still reported)."),
+        (ExitCode.OutputNotWritable, "The output path (-o) cannot be written."),
+        (ExitCode.RuntimeTooOld, "The target runtime is too old for EventPipe (before .NET 5)."),
+        (ExitCode.ProcessExited, "The attached process exited during collection (what was gathered is still reported)."),
+        (ExitCode.CanceledBeforeRecording, "Stopped (Ctrl+C, SIGTERM, Enter) before recording started: nothing was gathered."),
+        (ExitCode.AmbiguousProcessName, "Several processes have that name: pick one with -p."),
+    ];
+
+    public static ExitCode For(AsyncCostErrorKind kind) => kind switch
+    {
+        AsyncCostErrorKind.ProcessNotFound => ExitCode.ProcessNotFound,
+        AsyncCostErrorKind.NotDotNetProcess => ExitCode.NotDotNetProcess,
+        AsyncCostErrorKind.DiagnosticsDisabled => ExitCode.DiagnosticsDisabled,
+        AsyncCostErrorKind.AccessDenied => ExitCode.AccessDenied,
+        AsyncCostErrorKind.CommandNotFound => ExitCode.CommandNotFound,
+        AsyncCostErrorKind.TraceFileNotFound => ExitCode.TraceFileNotFound,
+        AsyncCostErrorKind.TraceFileInvalid => ExitCode.TraceFileInvalid,
+        AsyncCostErrorKind.OutputNotWritable => ExitCode.OutputNotWritable,
+        AsyncCostErrorKind.RuntimeTooOld => ExitCode.RuntimeTooOld,
+        _ => ExitCode.UnexpectedError,
+    };
+
+    public static string Meaning(ExitCode code) => Catalog.First(entry => entry.Code == code).Meaning;
+}
+
+/// <summary>A user error found by the tool itself (not the library): one line on stderr and its exit code.</summary>
+internal sealed class CliException(ExitCode exitCode, string message) : Exception(message)
+{
+    public ExitCode ExitCode { get; } = exitCode;
+}

@@ -1,0 +1,225 @@
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Rendering;
+
+/// <summary>Turns an <see cref="AsyncCostReport"/> into the sections every text format shows: what was measured, then the costs.</summary>
+internal static class ReportDocument
+{
+    private const int UnattributedTypesShown = 10;
+
+    /// <summary>The whole report for reading (table and markdown formats).</summary>
+    public static TextDocument Create(AsyncCostReport report)
+    {
+        var tables = new List<TextTable> { Methods(report) };
+        if (report.UnattributedAllocations.Count > 0)
+        {
+            tables.Add(Unattributed(report));
+        }
+
+        tables.Add(Totals(report));
+        if (report.Threads.Count > 0)
+        {
+            tables.Add(ThreadClasses(report));
+        }
+
+        if (report.Warnings.Count > 0)
+        {
+            var warnings = new TextTable("Warnings", [new("Code", ColumnAlignment.Left), new("Message", ColumnAlignment.Left)]);
+            foreach (var warning in report.Warnings)
+            {
+                warnings.AddRow(warning.Code, warning.Message);
+            }
+
+            tables.Add(warnings);
+        }
+
+        return new TextDocument("AsyncCost report", Header(report), tables);
+    }
+
+    /// <summary>One row per method with plain numbers, for spreadsheets (csv format).</summary>
+    public static TextTable MethodsRaw(AsyncCostReport report)
+    {
+        string[] headers =
+        [
+            "method", "methodKey", "calls", "bytesPerCall", "objectsPerCall", "hopsPerCall", "bytes", "bytesErrorBound", "bytesSamples",
+            "objects", "hops", "blockingWaits", "shareOfAsyncBytes", "passes",
+        ];
+        var table = new TextTable("Async methods", [.. headers.Select(h => new TextColumn(h))]);
+        foreach (var method in SortedByCost(report.Methods))
+        {
+            table.AddRow(
+                method.DisplayName,
+                method.MethodKey,
+                Numbers.Raw(method.Calls?.Value),
+                Numbers.Raw(method.BytesPerCall),
+                Numbers.Raw(method.ObjectsPerCall),
+                Numbers.Raw(method.HopsPerCall),
+                Numbers.Raw(method.Bytes?.Value),
+                Numbers.Raw(method.Bytes?.ErrorBound),
+                Numbers.Raw(method.Bytes?.Samples),
+                Numbers.Raw(method.Objects?.Value),
+                Numbers.Raw(method.Hops?.Value),
+                Numbers.Raw(method.BlockingWaits?.Value),
+                Numbers.Raw(method.ShareOfAsyncBytes),
+                Passes(method));
+        }
+
+        return table;
+    }
+
+    /// <summary>Most allocated bytes first; without an allocation pass, most hops first.</summary>
+    internal static IEnumerable<MethodCost> SortedByCost(IEnumerable<MethodCost> methods) =>
+        methods.OrderByDescending(m => m.Bytes?.Value ?? 0).ThenByDescending(m => m.Hops?.Value ?? 0).ThenBy(m => m.DisplayName, StringComparer.Ordinal);
+
+    private static List<string> Header(AsyncCostReport report)
+    {
+        var source = report.Source;
+        var lines = new List<string>
+        {
+            source.Kind switch
+            {
+                SourceKind.TraceFile => "Trace: " + string.Join(", ", source.TraceFiles),
+                SourceKind.Launch => $"Launched: {source.CommandLine} (pid {source.ProcessId})",
+                _ => $"Attached: pid {source.ProcessId} {source.ProcessName}" + (source.CommandLine is null ? "" : $" ({source.CommandLine})"),
+            },
+        };
+        if (source.RuntimeVersion is not null)
+        {
+            lines.Add("Runtime: .NET " + source.RuntimeVersion);
+        }
+
+        lines.Add($"Recorded: {Numbers.Duration(report.Duration)}; stopped: {StopReasonText(report.StopReason)}" + (report.CutShort ? " (cut short: figures cover only what was gathered)" : ""));
+        foreach (var pass in report.Passes)
+        {
+            lines.Add($"Pass {PassName(pass.Pass)}: {Numbers.Duration(pass.Duration)}, {Numbers.Count(pass.Events)} events, {Numbers.Bytes(pass.Bytes)}"
+                + (pass.ProcessId is { } pid && source.Kind == SourceKind.Launch ? $", pid {pid}" : "")
+                + (pass.AllocationEvent is null ? "" : ", " + pass.AllocationEvent)
+                + (pass.CutShort ? ", cut short" : ""));
+        }
+
+        if (source is { Kind: SourceKind.Launch, ExitCode: { } exitCode })
+        {
+            lines.Add($"Exit code: {exitCode}");
+        }
+
+        if (source.Kind != SourceKind.TraceFile && source.TraceFiles.Count > 0)
+        {
+            lines.Add("Trace kept: " + string.Join(", ", source.TraceFiles));
+        }
+
+        return lines;
+    }
+
+    private static TextTable Methods(AsyncCostReport report)
+    {
+        var table = new TextTable("Async methods, most costly first",
+        [
+            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Objects/call"), new("Hops/call"),
+            new("Total bytes"), new("Share"), new("± bytes"), new("Pass", ColumnAlignment.Left),
+        ])
+        {
+            Note = "Bytes and objects come from the allocation pass (TPL events off); hops from the hop pass. ± is the sampling error bound (~95 %). "
+                + "Calls that complete synchronously without allocating are invisible to EventPipe.",
+        };
+        foreach (var method in SortedByCost(report.Methods))
+        {
+            table.AddRow(
+                method.DisplayName,
+                method.Calls is null ? "-" : Numbers.Count(method.Calls.Value),
+                Numbers.PerCall(method.BytesPerCall),
+                Numbers.PerCall(method.ObjectsPerCall),
+                Numbers.PerCall(method.HopsPerCall),
+                method.Bytes is null ? "-" : Numbers.Bytes(method.Bytes.Value),
+                Numbers.Percent(method.ShareOfAsyncBytes),
+                method.Bytes is { Sampled: true } bytes ? Numbers.Bound(bytes.RelativeError) : "-",
+                Passes(method));
+        }
+
+        return table;
+    }
+
+    private static TextTable Unattributed(AsyncCostReport report)
+    {
+        var table = new TextTable("Allocations not tied to an async method (largest types)",
+            [new("Type", ColumnAlignment.Left), new("Kind", ColumnAlignment.Left), new("Bytes"), new("Objects"), new("± bytes")]);
+        foreach (var type in report.UnattributedAllocations.Take(UnattributedTypesShown))
+        {
+            table.AddRow(type.TypeName, type.Kind.ToString(), Numbers.Bytes(type.Bytes.Value), Numbers.Count(type.Objects.Value),
+                type.Bytes.Sampled ? Numbers.Bound(type.Bytes.RelativeError) : "-");
+        }
+
+        return table;
+    }
+
+    private static TextTable Totals(AsyncCostReport report)
+    {
+        var totals = report.Totals;
+        var table = new TextTable("Process totals", [new("Figure", ColumnAlignment.Left), new("Value"), new("Source", ColumnAlignment.Left)]);
+        AddFigure("Allocated bytes", totals.AllocatedBytes, Numbers.Bytes);
+        AddFigure("Thread-pool work items completed", totals.CompletedWorkItems, Numbers.Count);
+        AddFigure("Thread-pool hops (all methods)", totals.Hops, Numbers.Count);
+        AddFigure("Monitor lock contentions", totals.LockContentions, Numbers.Count);
+        AddPlain("Max thread-pool queue length", totals.MaxThreadPoolQueueLength, "counters");
+        AddPlain("Max thread-pool threads", totals.MaxThreadPoolThreads, "counters");
+        AddPlain("Voluntary context switches", totals.VoluntaryContextSwitches, "/proc");
+        AddPlain("Involuntary context switches", totals.InvoluntaryContextSwitches, "/proc");
+        return table;
+
+        void AddFigure(string name, Figure? figure, Func<double, string> format)
+        {
+            if (figure is not null)
+            {
+                table.AddRow(name, format(figure.Value) + (figure.Sampled ? " " + Numbers.Bound(figure.RelativeError) : ""), SourceName(figure.Source));
+            }
+        }
+
+        void AddPlain(string name, double? value, string source)
+        {
+            if (value is not null)
+            {
+                table.AddRow(name, Numbers.Count(value.Value), source);
+            }
+        }
+    }
+
+    private static TextTable ThreadClasses(AsyncCostReport report)
+    {
+        var table = new TextTable("Context switches by thread class",
+            [new("Threads", ColumnAlignment.Left), new("Count"), new("Voluntary"), new("Involuntary"), new("Voluntary share")])
+        {
+            Note = "Voluntary: the thread blocked (waits, sleeps, I/O). Involuntary: it was preempted.",
+        };
+        foreach (var group in report.Threads.GroupBy(t => t.ThreadClass).OrderByDescending(g => g.Sum(t => t.Voluntary + t.Involuntary)))
+        {
+            long voluntary = group.Sum(t => t.Voluntary), involuntary = group.Sum(t => t.Involuntary);
+            table.AddRow(group.Key, Numbers.Count(group.Count()), Numbers.Count(voluntary), Numbers.Count(involuntary),
+                voluntary + involuntary == 0 ? "-" : Numbers.Percent((double)voluntary / (voluntary + involuntary)));
+        }
+
+        return table;
+    }
+
+    private static string Passes(MethodCost method)
+    {
+        var sources = new[] { method.Bytes?.Source, method.Hops?.Source }.OfType<FigureSource>().Distinct().Select(SourceName);
+        return string.Join("+", sources) is { Length: > 0 } joined ? joined : "-";
+    }
+
+    private static string SourceName(FigureSource source) => source switch
+    {
+        FigureSource.AllocationPass => "allocations",
+        FigureSource.HopPass => "hops",
+        _ => "os",
+    };
+
+    private static string PassName(MeasurementPasses pass) => pass == MeasurementPasses.Hops ? "hops" : "allocations";
+
+    private static string StopReasonText(StopReason reason) => reason switch
+    {
+        StopReason.DurationElapsed => "duration elapsed",
+        StopReason.Canceled => "stopped by user",
+        StopReason.ProcessExited => "process exited",
+        StopReason.EndOfTrace => "end of trace",
+        _ => "trace truncated",
+    };
+}

@@ -1,0 +1,45 @@
+namespace AsyncCost.Cli.Rendering;
+
+/// <summary>How a column's cells line up.</summary>
+internal enum ColumnAlignment
+{
+    Left,
+    Right,
+}
+
+/// <summary>One column of a <see cref="TextTable"/>.</summary>
+internal sealed record TextColumn(string Header, ColumnAlignment Alignment = ColumnAlignment.Right);
+
+/// <summary>
+/// A titled table of already formatted cells: what every text format (table, markdown, csv) writes.
+/// Report sections and, later, the analyzer findings joined with costs are built as these, so each format is written once.
+/// </summary>
+internal sealed class TextTable(string title, IReadOnlyList<TextColumn> columns)
+{
+    private readonly List<IReadOnlyList<string>> _rows = [];
+
+    public string Title { get; } = title;
+
+    public IReadOnlyList<TextColumn> Columns { get; } = columns;
+
+    public IReadOnlyList<IReadOnlyList<string>> Rows => _rows;
+
+    /// <summary>A sentence printed under the table (what a figure means, where it came from).</summary>
+    public string? Note { get; init; }
+
+    public void AddRow(params IReadOnlyList<string> cells)
+    {
+        if (cells.Count != Columns.Count)
+        {
+            throw new ArgumentException($"Table '{Title}' has {Columns.Count} columns; got a row of {cells.Count}.", nameof(cells));
+        }
+
+        _rows.Add(cells);
+    }
+}
+
+/// <summary>A document: a few heading lines, then tables.</summary>
+/// <param name="Title">The document's title.</param>
+/// <param name="Lines">Plain facts under the title (source, duration, passes).</param>
+/// <param name="Tables">The sections.</param>
+internal sealed record TextDocument(string Title, IReadOnlyList<string> Lines, IReadOnlyList<TextTable> Tables);

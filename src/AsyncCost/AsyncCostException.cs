@@ -1,0 +1,128 @@
+using AsyncCost.Report;
+
+namespace AsyncCost;
+
+/// <summary>The kind of user error; the CLI maps each to its own exit code (the numeric values are stable).</summary>
+public enum AsyncCostErrorKind
+{
+    /// <summary>No process with that id.</summary>
+    ProcessNotFound = 10,
+
+    /// <summary>The process is not a .NET process (no diagnostics endpoint), or a launched command never connected.</summary>
+    NotDotNetProcess = 11,
+
+    /// <summary>The process runs with diagnostics disabled (DOTNET_EnableDiagnostics=0).</summary>
+    DiagnosticsDisabled = 12,
+
+    /// <summary>The process belongs to another user.</summary>
+    AccessDenied = 13,
+
+    /// <summary>A launched command does not exist or cannot be executed.</summary>
+    CommandNotFound = 14,
+
+    /// <summary>A .nettrace file does not exist.</summary>
+    TraceFileNotFound = 15,
+
+    /// <summary>A .nettrace file is corrupt, truncated, or not a .nettrace.</summary>
+    TraceFileInvalid = 16,
+
+    /// <summary>The output path cannot be written.</summary>
+    OutputNotWritable = 17,
+
+    /// <summary>The target runtime is too old for EventPipe sessions (before .NET 5).</summary>
+    RuntimeTooOld = 18,
+
+    /// <summary>The analyzer findings (SARIF) file does not exist.</summary>
+    FindingsFileNotFound = 19,
+
+    /// <summary>The analyzer findings file is not a SARIF log this tool reads.</summary>
+    FindingsFileInvalid = 20,
+}
+
+/// <summary>A user error: bad input the caller can fix. The message is one readable line; no stack trace is needed.</summary>
+public abstract class AsyncCostException : Exception
+{
+    /// <summary>Creates the exception.</summary>
+    protected AsyncCostException(string message, Exception? innerException = null) : base(message, innerException) { }
+
+    /// <summary>Which error this is.</summary>
+    public abstract AsyncCostErrorKind Kind { get; }
+
+    /// <summary>What was gathered before the error, when anything was (e.g. the readable part of a truncated trace).</summary>
+    public AsyncCostReport? PartialReport { get; init; }
+}
+
+/// <summary>No process has the given id.</summary>
+public sealed class ProcessNotFoundException(int processId)
+    : AsyncCostException($"No process with id {processId} is running.")
+{
+    /// <summary>The id asked for.</summary>
+    public int ProcessId { get; } = processId;
+
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.ProcessNotFound;
+}
+
+/// <summary>The process is not a .NET process (no diagnostics endpoint), or a launched child never connected.</summary>
+public sealed class NotDotNetProcessException(string message, Exception? innerException = null)
+    : AsyncCostException(message, innerException)
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.NotDotNetProcess;
+}
+
+/// <summary>The process disabled its diagnostics endpoint (DOTNET_EnableDiagnostics=0).</summary>
+public sealed class DiagnosticsDisabledException(int processId)
+    : AsyncCostException($"Process {processId} runs with DOTNET_EnableDiagnostics=0: it cannot be traced.")
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.DiagnosticsDisabled;
+}
+
+/// <summary>The process belongs to another user.</summary>
+public sealed class AccessDeniedException(int processId, Exception? innerException = null)
+    : AsyncCostException($"Process {processId} belongs to another user: run as that user to trace it.", innerException)
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.AccessDenied;
+}
+
+/// <summary>A launched command does not exist or cannot be executed.</summary>
+public sealed class CommandNotFoundException(string fileName, Exception? innerException = null)
+    : AsyncCostException($"Command not found or not executable: {fileName}", innerException)
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.CommandNotFound;
+}
+
+/// <summary>A .nettrace file does not exist.</summary>
+public sealed class TraceFileNotFoundException(string path)
+    : AsyncCostException($"Trace file not found: {path}")
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.TraceFileNotFound;
+}
+
+/// <summary>A .nettrace file is corrupt, truncated, or not a .nettrace (see <see cref="AsyncCostException.PartialReport"/> for what was readable).</summary>
+public sealed class TraceFileInvalidException(string message, Exception? innerException = null)
+    : AsyncCostException(message, innerException)
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.TraceFileInvalid;
+}
+
+/// <summary>The output path cannot be written.</summary>
+public sealed class OutputNotWritableException(string path, Exception? innerException = null)
+    : AsyncCostException($"Cannot write output file: {path}", innerException)
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.OutputNotWritable;
+}
+
+/// <summary>The target runtime is too old for EventPipe sessions.</summary>
+public sealed class RuntimeTooOldException(string runtimeVersion)
+    : AsyncCostException($"The target runs .NET {runtimeVersion}; EventPipe sessions need .NET 5 or later.")
+{
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.RuntimeTooOld;
+}

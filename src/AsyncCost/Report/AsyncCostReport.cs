@@ -1,0 +1,104 @@
+namespace AsyncCost.Report;
+
+/// <summary>
+/// What async cost in one measured process (or one saved trace): the plain result every renderer and serializer reads.
+/// Figures carry the pass they came from, because allocation figures are only trustworthy from a pass with TPL events off.
+/// </summary>
+public sealed class AsyncCostReport
+{
+    /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.</summary>
+    public const int CurrentSchemaVersion = 1;
+
+    /// <summary>Schema version of this report (see <see cref="CurrentSchemaVersion"/>).</summary>
+    public int SchemaVersion { get; init; } = CurrentSchemaVersion;
+
+    /// <summary>Where the events came from: an attached process, a launched command or a saved trace.</summary>
+    public required ReportSource Source { get; init; }
+
+    /// <summary>When the first pass started (for a trace file: when the trace was recorded, if known).</summary>
+    public DateTimeOffset StartedAt { get; init; }
+
+    /// <summary>Total time spent recording, summed over the passes.</summary>
+    public TimeSpan Duration { get; init; }
+
+    /// <summary>The measurement passes that ran, in order, with their durations and event counts.</summary>
+    public IReadOnlyList<PassSummary> Passes { get; init; } = [];
+
+    /// <summary>One row per user async method, most allocated bytes first.</summary>
+    public IReadOnlyList<MethodCost> Methods { get; init; } = [];
+
+    /// <summary>Sampled allocations that could not be tied to a user async method, grouped by type, largest first.</summary>
+    public IReadOnlyList<TypeAllocation> UnattributedAllocations { get; init; } = [];
+
+    /// <summary>Whole-process figures: exact counters and totals.</summary>
+    public ProcessTotals Totals { get; init; } = new();
+
+    /// <summary>Context switches per OS thread over the session (Linux only; empty elsewhere or for trace files).</summary>
+    public IReadOnlyList<ThreadSwitches> Threads { get; init; } = [];
+
+    /// <summary>Things the reader should know: fallbacks taken, figures that could not be measured, low sample counts.</summary>
+    public IReadOnlyList<ReportWarning> Warnings { get; init; } = [];
+
+    /// <summary>True when the session ended before it was meant to (the process exited, the trace was truncated): figures cover only what was gathered.</summary>
+    public bool CutShort { get; init; }
+
+    /// <summary>Why recording stopped.</summary>
+    public StopReason StopReason { get; init; }
+}
+
+/// <summary>Where a report's events came from.</summary>
+public sealed class ReportSource
+{
+    /// <summary>Attach, launch or trace file.</summary>
+    public SourceKind Kind { get; init; }
+
+    /// <summary>The measured process id (for a launched command: the last pass's child), if known.</summary>
+    public int? ProcessId { get; init; }
+
+    /// <summary>The process name (attach/launch), if known.</summary>
+    public string? ProcessName { get; init; }
+
+    /// <summary>The command line that was launched or that the attached process runs, if known.</summary>
+    public string? CommandLine { get; init; }
+
+    /// <summary>The .nettrace files read (trace-file source) or written (when an output path was given).</summary>
+    public IReadOnlyList<string> TraceFiles { get; init; } = [];
+
+    /// <summary>The target's runtime version (e.g. "10.0.12"), if known.</summary>
+    public string? RuntimeVersion { get; init; }
+
+    /// <summary>The launched command's exit code (launch only; the last pass's child), if it exited.</summary>
+    public int? ExitCode { get; init; }
+}
+
+/// <summary>How the session got its events.</summary>
+public enum SourceKind
+{
+    /// <summary>Attached to a running process by id.</summary>
+    Attach,
+
+    /// <summary>Launched a command suspended on a diagnostic port.</summary>
+    Launch,
+
+    /// <summary>Read a saved .nettrace file.</summary>
+    TraceFile,
+}
+
+/// <summary>Why recording stopped.</summary>
+public enum StopReason
+{
+    /// <summary>The requested duration elapsed.</summary>
+    DurationElapsed,
+
+    /// <summary>The caller cancelled (Enter, Ctrl+C).</summary>
+    Canceled,
+
+    /// <summary>The process exited (normal end for a launched command; cut short for an attached one).</summary>
+    ProcessExited,
+
+    /// <summary>A trace file was read to its end.</summary>
+    EndOfTrace,
+
+    /// <summary>A trace file ended early or was damaged part-way.</summary>
+    TraceTruncated,
+}

@@ -1,0 +1,60 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.Json.Schema;
+using System.Text.Json.Serialization;
+
+namespace AsyncCost.Report;
+
+/// <summary>
+/// The report's JSON form: camelCase properties, enums as camelCase strings, durations as "hh:mm:ss.fffffff",
+/// a top-level "schemaVersion". The schema itself comes from the model (<see cref="GetSchema"/>), so it cannot drift.
+/// </summary>
+public static class AsyncCostReportJson
+{
+    /// <summary>The serializer options used for reports (shared, read-only).</summary>
+    public static JsonSerializerOptions Options { get; } = CreateOptions();
+
+    /// <summary>Serializes a report (indented).</summary>
+    public static string Serialize(AsyncCostReport report) => JsonSerializer.Serialize(report, Options);
+
+    /// <summary>Writes a report as UTF-8 JSON to a stream.</summary>
+    public static Task SerializeAsync(Stream utf8Json, AsyncCostReport report, CancellationToken cancellationToken = default)
+        => JsonSerializer.SerializeAsync(utf8Json, report, Options, cancellationToken);
+
+    /// <summary>Reads a report written by <see cref="Serialize"/>; rejects a newer schema version than this library knows.</summary>
+    /// <exception cref="JsonException">The text is not a report, or its schema version is newer than <see cref="AsyncCostReport.CurrentSchemaVersion"/>.</exception>
+    public static AsyncCostReport Deserialize(string json)
+    {
+        var report = JsonSerializer.Deserialize<AsyncCostReport>(json, Options) ?? throw new JsonException("The JSON is null, not a report.");
+        if (report.SchemaVersion > AsyncCostReport.CurrentSchemaVersion)
+        {
+            throw new JsonException($"Report schema version {report.SchemaVersion} is newer than this library's {AsyncCostReport.CurrentSchemaVersion}.");
+        }
+        return report;
+    }
+
+    /// <summary>The JSON schema of the report, generated from the model.</summary>
+    public static JsonNode GetSchema()
+    {
+        var schema = Options.GetJsonSchemaAsNode(typeof(AsyncCostReport), new JsonSchemaExporterOptions { TreatNullObliviousAsNonNullable = true });
+        if (schema is JsonObject root)
+        {
+            root.Insert(0, "$schema", "https://json-schema.org/draft/2020-12/schema");
+            root.Insert(1, "title", $"AsyncCost report, schema version {AsyncCostReport.CurrentSchemaVersion}");
+        }
+        return schema;
+    }
+
+    private static JsonSerializerOptions CreateOptions()
+    {
+        var options = new JsonSerializerOptions(JsonSerializerDefaults.Web)
+        {
+            WriteIndented = true,
+            DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+            NumberHandling = JsonNumberHandling.Strict,
+        };
+        options.Converters.Add(new JsonStringEnumConverter(JsonNamingPolicy.CamelCase));
+        options.MakeReadOnly(populateMissingResolver: true);
+        return options;
+    }
+}

@@ -1,0 +1,164 @@
+namespace AsyncCost.Report;
+
+/// <summary>
+/// One measured quantity: a value, its error bound (half-width of a ~95 % interval; 0 for exact counts),
+/// the number of events behind it, and the pass it came from.
+/// </summary>
+public sealed record Figure
+{
+    /// <summary>The estimate (or exact count).</summary>
+    public double Value { get; init; }
+
+    /// <summary>± bound at ~95 % confidence, in the same unit as <see cref="Value"/>; 0 when exact.</summary>
+    public double ErrorBound { get; init; }
+
+    /// <summary>Events (samples) behind the figure.</summary>
+    public long Samples { get; init; }
+
+    /// <summary>True for sampled estimates, false for exact counts.</summary>
+    public bool Sampled { get; init; }
+
+    /// <summary>The pass the figure came from.</summary>
+    public FigureSource Source { get; init; }
+
+    /// <summary>Relative error bound (ErrorBound / Value), 0 when the value is 0.</summary>
+    public double RelativeError => Value == 0 ? 0 : ErrorBound / Value;
+
+    /// <summary>An exact count.</summary>
+    public static Figure Exact(double value, FigureSource source) => new() { Value = value, Samples = (long)value, Source = source };
+}
+
+/// <summary>The kind of allocation an async method caused.</summary>
+public enum AllocationKind
+{
+    /// <summary>The heap box of the state machine (allocated on the first await that suspends).</summary>
+    StateMachineBox,
+
+    /// <summary>A Task/Task&lt;T&gt; result object (e.g. a synchronously completed method with an uncached result).</summary>
+    Task,
+
+    /// <summary>A closure (compiler display class) capturing locals or parameters.</summary>
+    Closure,
+
+    /// <summary>A delegate.</summary>
+    Delegate,
+
+    /// <summary>Anything else attributed to the method.</summary>
+    Other,
+}
+
+/// <summary>Sampled allocations of one type.</summary>
+public sealed class TypeAllocation
+{
+    /// <summary>The runtime type name as the event reported it.</summary>
+    public required string TypeName { get; init; }
+
+    /// <summary>What the type is for the async method (box, task, closure...).</summary>
+    public AllocationKind Kind { get; init; }
+
+    /// <summary>Estimated bytes allocated.</summary>
+    public required Figure Bytes { get; init; }
+
+    /// <summary>Estimated objects allocated.</summary>
+    public required Figure Objects { get; init; }
+}
+
+/// <summary>Costs of one user async method (or async lambda / local function, attributed to its enclosing member).</summary>
+public sealed class MethodCost
+{
+    /// <summary>The join key: namespace-qualified, nested types joined with '.', no generic arguments or arity (e.g. "Ns.Outer.Inner.GetAsync").
+    /// Lambdas and local functions use their enclosing member's key. Matches the analyzer's SARIF property "AsyncCostMethod".</summary>
+    public required string MethodKey { get; init; }
+
+    /// <summary>A readable name for display (e.g. "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local").</summary>
+    public required string DisplayName { get; init; }
+
+    /// <summary>Calls seen: suspending calls counted from state-machine boxes (allocation pass) or box creations (hop pass),
+    /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
+    public Figure? Calls { get; init; }
+
+    /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
+    public Figure? SuspendingCalls { get; init; }
+
+    /// <summary>Estimated bytes allocated by the method's async machinery (allocation pass), null when that pass did not run.</summary>
+    public Figure? Bytes { get; init; }
+
+    /// <summary>Estimated objects allocated (allocation pass), null when that pass did not run.</summary>
+    public Figure? Objects { get; init; }
+
+    /// <summary>Thread-pool hops: continuations of this method queued to the pool (hop pass), null when that pass did not run.</summary>
+    public Figure? Hops { get; init; }
+
+    /// <summary>Blocking waits on this method's tasks (TaskWaitBegin with a synchronous wait; hop pass), null when that pass did not run.</summary>
+    public Figure? BlockingWaits { get; init; }
+
+    /// <summary>Bytes per call, when bytes and calls come from the same pass and calls &gt; 0.</summary>
+    public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } && Calls.Source == Bytes.Source ? Bytes.Value / Calls.Value : null;
+
+    /// <summary>Objects per call, when objects and calls come from the same pass and calls &gt; 0.</summary>
+    public double? ObjectsPerCall => Objects is not null && Calls is { Value: > 0 } && Calls.Source == Objects.Source ? Objects.Value / Calls.Value : null;
+
+    /// <summary>Hops per suspending call (both from the hop pass), when it had any.</summary>
+    public double? HopsPerCall => Hops is not null && SuspendingCalls is { Value: > 0 } ? Hops.Value / SuspendingCalls.Value : null;
+
+    /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
+    public double? ShareOfAsyncBytes { get; init; }
+
+    /// <summary>The allocated types behind <see cref="Bytes"/>, largest first.</summary>
+    public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
+}
+
+/// <summary>Whole-process figures for the session.</summary>
+public sealed class ProcessTotals
+{
+    /// <summary>Bytes allocated by the whole process (System.Runtime alloc-rate summed, or the sampled estimate when counters are missing).</summary>
+    public Figure? AllocatedBytes { get; init; }
+
+    /// <summary>Thread-pool work items completed (System.Runtime threadpool-completed-items-count summed).</summary>
+    public Figure? CompletedWorkItems { get; init; }
+
+    /// <summary>Monitor lock contentions (System.Runtime monitor-lock-contention-count summed).</summary>
+    public Figure? LockContentions { get; init; }
+
+    /// <summary>Largest thread-pool queue length seen.</summary>
+    public double? MaxThreadPoolQueueLength { get; init; }
+
+    /// <summary>Largest thread-pool thread count seen.</summary>
+    public double? MaxThreadPoolThreads { get; init; }
+
+    /// <summary>Voluntary context switches over all threads (blocking: waits, sleeps, I/O).</summary>
+    public long? VoluntaryContextSwitches { get; init; }
+
+    /// <summary>Involuntary context switches over all threads (preemption).</summary>
+    public long? InvoluntaryContextSwitches { get; init; }
+
+    /// <summary>Thread-pool continuations queued (hop pass), all methods together.</summary>
+    public Figure? Hops { get; init; }
+}
+
+/// <summary>Context switches of one OS thread over the session.</summary>
+public sealed class ThreadSwitches
+{
+    /// <summary>The OS thread id (Linux TID; equals the EventPipe thread id on Linux).</summary>
+    public int ThreadId { get; init; }
+
+    /// <summary>The thread name (/proc comm, cut to 15 bytes by the kernel).</summary>
+    public string Name { get; init; } = "";
+
+    /// <summary>A coarse class for grouping: "main", "threadpool", "gc", "runtime", "other".</summary>
+    public string ThreadClass { get; init; } = "other";
+
+    /// <summary>Voluntary switches (the thread blocked).</summary>
+    public long Voluntary { get; init; }
+
+    /// <summary>Involuntary switches (the thread was preempted).</summary>
+    public long Involuntary { get; init; }
+
+    /// <summary>True when the thread exited during the session (figures are its last seen values).</summary>
+    public bool Exited { get; init; }
+}
+
+/// <summary>Something the reader of a report should know.</summary>
+/// <param name="Code">A stable identifier, e.g. "allocation-fallback", "low-samples", "tpl-observer-effect".</param>
+/// <param name="Message">One readable sentence.</param>
+public sealed record ReportWarning(string Code, string Message);

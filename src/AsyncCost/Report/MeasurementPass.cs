@@ -1,0 +1,68 @@
+namespace AsyncCost.Report;
+
+/// <summary>
+/// A measurement pass: one EventPipe session with one set of providers. Allocation figures come only from the
+/// allocation pass (TPL events off), because enabling TplEventSource changes what the runtime allocates per await.
+/// </summary>
+[Flags]
+public enum MeasurementPasses
+{
+    /// <summary>No pass.</summary>
+    None = 0,
+
+    /// <summary>Allocation sampling with TPL events off: bytes and objects per method, GC and counter totals.</summary>
+    Allocations = 1,
+
+    /// <summary>TplEventSource and FrameworkEventSource on: thread-pool hops, continuations, blocking waits per method.</summary>
+    Hops = 2,
+
+    /// <summary>Both passes, allocations first.</summary>
+    All = Allocations | Hops,
+}
+
+/// <summary>The pass one figure came from.</summary>
+public enum FigureSource
+{
+    /// <summary>The allocation pass (TPL off).</summary>
+    AllocationPass,
+
+    /// <summary>The hop pass (TPL on: its allocation figures would include the observer effect).</summary>
+    HopPass,
+
+    /// <summary>Read from /proc or in-process counters, independent of the EventPipe passes.</summary>
+    OperatingSystem,
+}
+
+/// <summary>One pass as it ran.</summary>
+public sealed class PassSummary
+{
+    /// <summary>Which pass (exactly one flag).</summary>
+    public MeasurementPasses Pass { get; init; }
+
+    /// <summary>When it started.</summary>
+    public DateTimeOffset StartedAt { get; init; }
+
+    /// <summary>How long it recorded.</summary>
+    public TimeSpan Duration { get; init; }
+
+    /// <summary>Events read.</summary>
+    public long Events { get; init; }
+
+    /// <summary>Bytes of EventPipe stream read.</summary>
+    public long Bytes { get; init; }
+
+    /// <summary>The process this pass measured (a launched command runs once per pass).</summary>
+    public int? ProcessId { get; init; }
+
+    /// <summary>Providers enabled, as "name:keywords:level".</summary>
+    public IReadOnlyList<string> Providers { get; init; } = [];
+
+    /// <summary>The allocation event used: "AllocationSampled" (.NET 10+) or "GCAllocationTick" (fallback); null for the hop pass.</summary>
+    public string? AllocationEvent { get; init; }
+
+    /// <summary>The .nettrace written or read for this pass, if any.</summary>
+    public string? TraceFile { get; init; }
+
+    /// <summary>True when this pass ended early (process exit during attach, truncated trace).</summary>
+    public bool CutShort { get; init; }
+}

@@ -1,0 +1,67 @@
+using AsyncCost.Report;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>What a session measures and for how long.</summary>
+public sealed class SessionOptions
+{
+    /// <summary>The passes to run (default both: allocations first, then hops).</summary>
+    public MeasurementPasses Passes { get; init; } = MeasurementPasses.All;
+
+    /// <summary>Total recording time over all passes; null records until cancelled or the process exits.
+    /// With several passes on an attached process the time is split evenly between them; a launched command runs once per pass.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>Where to keep the recorded .nettrace. With more than one pass each pass writes
+    /// "&lt;name&gt;.&lt;pass&gt;.nettrace" beside it (e.g. app.allocations.nettrace, app.hops.nettrace).</summary>
+    public string? OutputTracePath { get; init; }
+
+    /// <summary>Receives a progress snapshot about twice a second while recording (for a status line).</summary>
+    public IProgress<SessionProgress>? Progress { get; init; }
+
+    /// <summary>Collect stack walks with events (off by default: they cost a lot and attribution works from type names).</summary>
+    public bool StackWalks { get; init; }
+
+    /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind).</summary>
+    public int BufferSizeMb { get; init; } = 256;
+
+    /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
+    internal bool ForceAllocationTick { get; init; }
+
+    /// <summary>Interval of System.Runtime counters in seconds.</summary>
+    public int CounterIntervalSeconds { get; init; } = 1;
+}
+
+/// <summary>A snapshot of a running session, for a status line.</summary>
+/// <param name="Pass">The pass being recorded.</param>
+/// <param name="PassNumber">1-based number of the pass.</param>
+/// <param name="PassCount">How many passes will run.</param>
+/// <param name="Elapsed">Time recorded so far in this pass.</param>
+/// <param name="Events">Events read so far in this pass.</param>
+/// <param name="Bytes">Bytes of EventPipe stream read so far in this pass.</param>
+public sealed record SessionProgress(MeasurementPasses Pass, int PassNumber, int PassCount, TimeSpan Elapsed, long Events, long Bytes);
+
+/// <summary>A command to launch suspended on a diagnostic port.</summary>
+public sealed class LaunchCommand
+{
+    /// <summary>The program (a path, or a name looked up on PATH).</summary>
+    public required string FileName { get; init; }
+
+    /// <summary>Its arguments, passed as-is (no shell quoting).</summary>
+    public IReadOnlyList<string> Arguments { get; init; } = [];
+
+    /// <summary>Working directory; null for the current one.</summary>
+    public string? WorkingDirectory { get; init; }
+
+    /// <summary>Extra environment variables for the child.</summary>
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Receives each line the child writes to stdout; null lets the child write to this process's stdout directly.</summary>
+    public Action<string>? StandardOutput { get; init; }
+
+    /// <summary>Receives each line the child writes to stderr; null lets the child write to this process's stderr directly.</summary>
+    public Action<string>? StandardError { get; init; }
+
+    /// <summary>How long to wait for the child's runtime to connect to the diagnostic port before giving up.</summary>
+    public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(30);
+}

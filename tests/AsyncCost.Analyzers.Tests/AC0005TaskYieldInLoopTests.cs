@@ -1,0 +1,198 @@
+using AsyncCost.Analyzers.CodeFixes;
+using AsyncCost.Analyzers.Rules;
+using AsyncCost.Analyzers.Tests.Verification;
+using Verify = AsyncCost.Analyzers.Tests.Verification.AnalyzerVerifier<AsyncCost.Analyzers.Rules.AC0005TaskYieldInLoopAnalyzer>;
+
+namespace AsyncCost.Analyzers.Tests;
+
+public class AC0005TaskYieldInLoopTests
+{
+    public static TheoryData<string, string> MustFlag => new()
+    {
+        { "for body", """
+            async Task M() { for (var i = 0; i < 10; i++) { [|await Task.Yield()|]; } }
+            """ },
+        { "foreach body", """
+            async Task M(int[] items) { foreach (var item in items) { Console.WriteLine(item); [|await Task.Yield()|]; } }
+            """ },
+        { "while embedded statement", """
+            async Task M(Func<bool> more) { while (more()) [|await Task.Yield()|]; }
+            """ },
+        { "do-while body", """
+            async Task M(Func<bool> more) { do { [|await Task.Yield()|]; } while (more()); }
+            """ },
+        { "await foreach body", """
+            async Task M(IAsyncEnumerable<int> items) { await foreach (var item in items) { [|await Task.Yield()|]; } }
+            """ },
+        { "inner loop of nested loops", """
+            async Task M(int[][] rows) { foreach (var row in rows) { foreach (var cell in row) { [|await Task.Yield()|]; } } }
+            """ },
+        { "spin-polling a flag", """
+            volatile bool _done;
+            async Task M() { while (!_done) { [|await Task.Yield()|]; } }
+            """ },
+        { "loop inside an async lambda", """
+            Func<Task> M() => async () => { for (var i = 0; i < 3; i++) { [|await Task.Yield()|]; } };
+            """ },
+        { "loop inside a local function", """
+            Task M() { return Local(); async Task Local() { while (true) { [|await Task.Yield()|]; } } }
+            """ },
+        { "ForceYielding in a loop", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { [|await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding)|]; } }
+            """ },
+        { "ForceYielding combined with other options", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { [|await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding | ConfigureAwaitOptions.ContinueOnCapturedContext)|]; } }
+            """ },
+        { "async iterator yielding per item", """
+            async IAsyncEnumerable<int> M(int n) { for (var i = 0; i < n; i++) { [|await Task.Yield()|]; yield return i; } }
+            """ },
+        { "finally block runs every iteration", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { try { Console.WriteLine(i); } finally { [|await Task.Yield()|]; } } }
+            """ },
+    };
+
+    public static TheoryData<string, string> MustNotFlag => new()
+    {
+        { "single yield at method start", """
+            async Task M(int[] items) { await Task.Yield(); foreach (var item in items) { Console.WriteLine(item); } }
+            """ },
+        { "yield after the loop", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { Console.WriteLine(i); } await Task.Yield(); }
+            """ },
+        { "yield every 100 iterations (batching)", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { if (i % 100 == 0) { await Task.Yield(); } } }
+            """ },
+        { "yield when a time slice is used up", """
+            async Task M(int n) { var sw = System.Diagnostics.Stopwatch.StartNew(); for (var i = 0; i < n; i++) { if (sw.ElapsedMilliseconds > 50) { await Task.Yield(); sw.Restart(); } } }
+            """ },
+        { "yield in a switch case", """
+            async Task M(int[] items) { foreach (var item in items) { switch (item) { case 0: await Task.Yield(); break; default: break; } } }
+            """ },
+        { "yield in a catch", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { try { Console.WriteLine(i); } catch (InvalidOperationException) { await Task.Yield(); } } }
+            """ },
+        { "lambda declared in the loop", """
+            void M(List<Func<Task>> work, int n) { for (var i = 0; i < n; i++) { work.Add(async () => { await Task.Yield(); Console.WriteLine(); }); } }
+            """ },
+        { "local function declared in the loop", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { await Local(); async Task Local() { await Task.Yield(); } } }
+            """ },
+        { "Task.Delay in a loop is pacing, not a yield", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { await Task.Delay(10); } }
+            """ },
+        { "ConfigureAwait(false) in a loop", """
+            async Task M(Task t, int n) { for (var i = 0; i < n; i++) { await t.ConfigureAwait(false); } }
+            """ },
+        { "ConfigureAwaitOptions without ForceYielding", """
+            async Task M(Task t, int n) { for (var i = 0; i < n; i++) { await t.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing); } }
+            """ },
+        { "a user-defined Yield", """
+            static class Scheduler { public static Task Yield() => Task.CompletedTask; }
+            async Task M(int n) { for (var i = 0; i < n; i++) { await Scheduler.Yield(); } }
+            """ },
+        { "yield in the foreach collection expression", """
+            async Task<int[]> Items() { await Task.Yield(); return new[] { 1 }; }
+            async Task M() { foreach (var item in await Items()) { Console.WriteLine(item); } }
+            """ },
+    };
+
+    [Theory]
+    [MemberData(nameof(MustFlag))]
+    public Task Flags(string name, string members)
+    {
+        _ = name;
+        return Verify.VerifyAsync(Snippet.InClass(members));
+    }
+
+    [Theory]
+    [MemberData(nameof(MustNotFlag))]
+    public Task Does_not_flag(string name, string members)
+    {
+        _ = name;
+        return Verify.VerifyAsync(Snippet.InClass(members));
+    }
+
+    [Theory]
+    [InlineData("async Task M() { for (var i = 0; i < ; i++) { await Task.Yield( } }")]
+    [InlineData("async Task M() { while (true) await Task.Yield(); ")]
+    [InlineData("async Task M() { foreach (var x in) { await Task.Yield(); } }")]
+    [InlineData("async Task M() { for (;;) { await Task.Yield().ConfigureAwait(ConfigureAwaitOptions.ForceYielding); } }")]
+    [InlineData("async Task M() { do { await Undefined.Yield(); } while (x); }")]
+    public Task Survives_broken_code(string members) => Verify.VerifyNoCrashAsync(Snippet.InClass(members));
+
+    [Fact]
+    public Task Fix_hoists_the_yield_before_the_loop() =>
+        CodeFixVerifier<AC0005TaskYieldInLoopAnalyzer, AC0005TaskYieldInLoopCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task M(int[] items)
+                {
+                    Console.WriteLine("start");
+                    foreach (var item in items)
+                    {
+                        [|await Task.Yield()|];
+                        Console.WriteLine(item);
+                    }
+                }
+            """),
+            Snippet.InClass("""
+                async Task M(int[] items)
+                {
+                    Console.WriteLine("start");
+                    await Task.Yield();
+                    foreach (var item in items)
+                    {
+                        Console.WriteLine(item);
+                    }
+                }
+            """));
+
+    [Fact]
+    public Task Fix_hoists_out_of_nested_loops_and_keeps_an_existing_yield_single() =>
+        CodeFixVerifier<AC0005TaskYieldInLoopAnalyzer, AC0005TaskYieldInLoopCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task M(int[][] rows)
+                {
+                    await Task.Yield();
+                    foreach (var row in rows)
+                    {
+                        foreach (var cell in row)
+                        {
+                            Console.WriteLine(cell);
+                            [|await Task.Yield()|];
+                        }
+                    }
+                }
+            """),
+            Snippet.InClass("""
+                async Task M(int[][] rows)
+                {
+                    await Task.Yield();
+                    foreach (var row in rows)
+                    {
+                        foreach (var cell in row)
+                        {
+                            Console.WriteLine(cell);
+                        }
+                    }
+                }
+            """));
+
+    [Fact]
+    public Task Fix_replaces_an_embedded_yield_with_an_empty_body() =>
+        CodeFixVerifier<AC0005TaskYieldInLoopAnalyzer, AC0005TaskYieldInLoopCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task M(Func<bool> more)
+                {
+                    while (more()) [|await Task.Yield()|];
+                }
+            """),
+            Snippet.InClass("""
+                async Task M(Func<bool> more)
+                {
+                    await Task.Yield();
+                    while (more())
+                    {
+                    }
+                }
+            """));
+}

@@ -1,0 +1,56 @@
+using System.Reflection;
+using Microsoft.CodeAnalysis;
+
+namespace AsyncCost.Analyzers.Tests;
+
+/// <summary>The descriptor catalog is the one place ids, help links and release tracking agree.</summary>
+public class CatalogTests
+{
+    private static readonly DiagnosticDescriptor[] All = typeof(Descriptors)
+        .GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Where(f => f.FieldType == typeof(DiagnosticDescriptor))
+        .Select(f => (DiagnosticDescriptor)f.GetValue(null)!)
+        .ToArray();
+
+    private static readonly string[] RuleIdValues = typeof(RuleIds)
+        .GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Select(f => (string)f.GetRawConstantValue()!)
+        .ToArray();
+
+    [Fact]
+    public void Every_rule_id_has_exactly_one_descriptor()
+    {
+        Assert.Equal(RuleIdValues.OrderBy(id => id), All.Select(d => d.Id).OrderBy(id => id));
+    }
+
+    [Fact]
+    public void Help_links_point_at_the_rule_page()
+    {
+        Assert.All(All, d => Assert.EndsWith($"/docs/rules/{d.Id}.md", d.HelpLinkUri, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Every_rule_says_what_it_costs_in_one_SARIF_tag()
+    {
+        Assert.All(All, d => Assert.Single(d.CustomTags, tag => tag.StartsWith(CostKindTag.Prefix, StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void Release_tracking_lists_every_rule_with_its_default_severity()
+    {
+        var unshipped = File.ReadAllText(Path.Combine(RepositoryRoot(), "analyzers", "AsyncCost.Analyzers", "AnalyzerReleases.Unshipped.md"));
+        Assert.All(All, d => Assert.Contains($"{d.Id} | {d.Category} | {d.DefaultSeverity} |", unshipped, StringComparison.Ordinal));
+    }
+
+    internal static string RepositoryRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "AsyncCost.sln")))
+            {
+                return dir.FullName;
+            }
+        }
+        throw new InvalidOperationException("AsyncCost.sln not found above " + AppContext.BaseDirectory);
+    }
+}
