@@ -12,7 +12,7 @@ public sealed class CollectAttachTests
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.Id.ToString(), "--duration", "00:00:04", "--format", "json");
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--duration", "00:00:04", "--format", "json");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
@@ -28,7 +28,7 @@ public sealed class CollectAttachTests
     {
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
-        using var tool = ChildProcess.StartTool("collect", "-p", workload.Id.ToString(), "--passes", "allocations", "--format", "json");
+        using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "--passes", "allocations", "--format", "json");
         await tool.WaitForLineAsync(l => l.StartsWith("Recording pass 1/1 (allocations)", StringComparison.Ordinal));
 
         if (how == "enter")
@@ -52,7 +52,7 @@ public sealed class CollectAttachTests
     {
         using var workload = ChildProcess.StartWorkload(null, "yield", "300000", "--wait");
         await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
-        using var tool = ChildProcess.StartTool("collect", "-p", workload.Id.ToString(), "--passes", "allocations");
+        using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "--passes", "allocations");
         await tool.WaitForLineAsync(l => l.StartsWith("Recording pass 1/1", StringComparison.Ordinal));
 
         workload.SendLine("go");
@@ -69,7 +69,7 @@ public sealed class CollectAttachTests
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.Id.ToString(), "--duration", "00:00:04");
+        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:04");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Expect.PlainText(result.StandardOutput);

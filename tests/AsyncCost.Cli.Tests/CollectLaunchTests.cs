@@ -4,7 +4,7 @@ using AsyncCost.Report;
 namespace AsyncCost.Cli.Tests;
 
 /// <summary>`collect -- dotnet AsyncCost.Workload.dll yield N` and `report` on the traces it kept.</summary>
-[Collection(LaunchedWorkloadCollection.Name)]
+[Collection(LaunchedWorkloadGroup.Name)]
 public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
 {
     [Fact]

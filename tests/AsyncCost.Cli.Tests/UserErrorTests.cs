@@ -29,9 +29,9 @@ public sealed class UserErrorTests
     {
         using var sleeper = ChildProcess.Start("sleep", ["600"]);
 
-        var result = await ChildProcess.RunToolAsync("collect", "-p", sleeper.Id.ToString(CultureInfo.InvariantCulture));
+        var result = await ChildProcess.RunToolAsync("collect", "-p", sleeper.IdText);
 
-        Expect.OneLineError(result, 11, sleeper.Id.ToString(CultureInfo.InvariantCulture));
+        Expect.OneLineError(result, 11, sleeper.IdText);
     }
 
     [Fact]
@@ -40,7 +40,7 @@ public sealed class UserErrorTests
         using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
         await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.Id.ToString(CultureInfo.InvariantCulture));
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText);
 
         Expect.OneLineError(result, 12, "DOTNET_EnableDiagnostics=0");
     }
@@ -58,7 +58,7 @@ public sealed class UserErrorTests
         await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
 
         // The tool runs as 'nobody' against root's process: the diagnostics socket refuses it.
-        var result = await RunAsync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "dotnet", Repository.ToolDll, "collect", "-p", workload.Id.ToString(CultureInfo.InvariantCulture)]);
+        var result = await RunAsync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "dotnet", Repository.ToolDll, "collect", "-p", workload.IdText]);
 
         Expect.OneLineError(result, 13, "belongs to another user");
     }
@@ -129,7 +129,7 @@ public sealed class UserErrorTests
         var result = await ChildProcess.RunToolAsync("collect", "-n", "AsyncCost.Workload");
 
         Expect.OneLineError(result, 21, "pick one with -p");
-        Assert.Contains(first.Id.ToString(CultureInfo.InvariantCulture), result.StandardError, StringComparison.Ordinal);
+        Assert.Contains(first.IdText, result.StandardError, StringComparison.Ordinal);
     }
 
     private static async Task<ProcessResult> RunAsync(string fileName, IReadOnlyList<string> args)

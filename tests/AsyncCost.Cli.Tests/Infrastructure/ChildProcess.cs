@@ -36,6 +36,8 @@ internal sealed class ChildProcess : IDisposable
 
     public int Id => _process.Id;
 
+    public string IdText => Id.ToString(System.Globalization.CultureInfo.InvariantCulture);
+
     /// <summary>Starts the tool's build output: dotnet dotnet-asynccost.dll args.</summary>
     public static ChildProcess StartTool(params string[] args) => Start("dotnet", [Repository.ToolDll, .. args]);
 

@@ -43,7 +43,7 @@ public sealed class LaunchedWorkloadRun : IAsyncLifetime
 }
 
 [CollectionDefinition(Name)]
-public sealed class LaunchedWorkloadCollection : ICollectionFixture<LaunchedWorkloadRun>
+public sealed class LaunchedWorkloadGroup : ICollectionFixture<LaunchedWorkloadRun>
 {
     public const string Name = "launched workload";
 }

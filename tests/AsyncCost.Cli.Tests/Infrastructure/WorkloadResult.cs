@@ -6,11 +6,12 @@ namespace AsyncCost.Cli.Tests.Infrastructure;
 internal sealed record WorkloadResult(string Scenario, int Count, long AllocatedBytes, double BytesPerOp)
 {
     private const string Prefix = "RESULT ";
+    private static readonly JsonSerializerOptions Options = new(JsonSerializerDefaults.Web);
 
     public static IReadOnlyList<WorkloadResult> ParseAll(string output) =>
     [
         .. output.Split('\n')
             .Where(line => line.StartsWith(Prefix, StringComparison.Ordinal))
-            .Select(line => JsonSerializer.Deserialize<WorkloadResult>(line[Prefix.Length..], new JsonSerializerOptions(JsonSerializerDefaults.Web))!),
+            .Select(line => JsonSerializer.Deserialize<WorkloadResult>(line[Prefix.Length..], Options)!),
     ];
 }
