@@ -26,6 +26,7 @@ public sealed class RenderingTests
                 MethodKey = "Contoso.Small.RunAsync",
                 DisplayName = "Contoso.Small.RunAsync",
                 Calls = Figure.Exact(10, FigureSource.HopPass),
+                SuspendingCalls = Figure.Exact(10, FigureSource.HopPass),
                 Hops = Figure.Exact(10, FigureSource.HopPass),
             },
             new MethodCost
@@ -35,6 +36,7 @@ public sealed class RenderingTests
                 Calls = new Figure { Value = 1000, ErrorBound = 50, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
                 Bytes = new Figure { Value = 112_000, ErrorBound = 5600, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
                 Objects = new Figure { Value = 1000, ErrorBound = 50, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
+                SuspendingCalls = Figure.Exact(1000, FigureSource.HopPass),
                 Hops = Figure.Exact(1000, FigureSource.HopPass),
                 ShareOfAsyncBytes = 1,
             },
@@ -74,9 +76,9 @@ public sealed class RenderingTests
         var lines = Render(ReportFormat.Csv).Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
         Assert.Equal(3, lines.Length);
-        Assert.StartsWith("method,methodKey,calls,bytesPerCall,objectsPerCall,hopsPerCall,bytes,bytesErrorBound,bytesSamples,", lines[0], StringComparison.Ordinal);
-        Assert.StartsWith($"\"{LongName}\",Contoso.Pricing.VeryLongNamespaceName.PriceCache.GetOrAddPriceForTheGivenSymbolAsync,1000,112,1,1,112000,5600,400,", lines[1], StringComparison.Ordinal);
-        Assert.StartsWith("Contoso.Small.RunAsync,Contoso.Small.RunAsync,10,,,1,,,,", lines[2], StringComparison.Ordinal);
+        Assert.StartsWith("method,methodKey,calls,suspendingCalls,bytesPerCall,objectsPerCall,hopsPerCall,bytes,bytesErrorBound,bytesSamples,", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith($"\"{LongName}\",Contoso.Pricing.VeryLongNamespaceName.PriceCache.GetOrAddPriceForTheGivenSymbolAsync,1000,1000,112,1,1,112000,5600,400,", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("Contoso.Small.RunAsync,Contoso.Small.RunAsync,10,10,,,1,,,,", lines[2], StringComparison.Ordinal);
     }
 
     [Fact]
