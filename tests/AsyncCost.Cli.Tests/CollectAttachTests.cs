@@ -69,7 +69,8 @@ public sealed class CollectAttachTests
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:04");
+        // Each window is one library session (attach, record a second, stop), so a window takes longer than a second.
+        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:12");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Expect.PlainText(result.StandardOutput);

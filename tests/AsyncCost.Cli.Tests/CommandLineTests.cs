@@ -92,4 +92,19 @@ public sealed class CommandLineTests
         Assert.Contains("schemaVersion", schema.Properties.Keys);
         Assert.Contains("methods", schema.Properties.Keys);
     }
+
+    [Fact]
+    public void Readme_documents_every_exit_code()
+    {
+        var readme = File.ReadAllText(Path.Combine(Repository.Root, "README.md"));
+
+        foreach (var (code, meaning) in ExitCodes.Catalog)
+        {
+            // The README's table spells the same meaning, with code formatting and without the final period.
+            var words = meaning.TrimEnd('.').Replace("DOTNET_EnableDiagnostics=0", "`DOTNET_EnableDiagnostics=0`", StringComparison.Ordinal)
+                .Replace("(-o)", "(`-o`)", StringComparison.Ordinal).Replace("with -p", "with `-p`", StringComparison.Ordinal)
+                .Replace("(collect -- <command>:", "(`collect -- <command>`:", StringComparison.Ordinal);
+            Assert.Contains($"| {(int)code} | {words} |", readme, StringComparison.Ordinal);
+        }
+    }
 }
