@@ -29,22 +29,24 @@ public static class Descriptors
         "'{0}' often returns without suspending and allocates a Task<{1}> each time (" + CostModel.CompletedTaskBytes + "); return ValueTask<{1}> instead",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "A non-public async method that can complete synchronously with an uncached result allocates a Task<T> per call; ValueTask<T> avoids it when every caller awaits the result once.");
+        "A non-public async method that can complete synchronously with an uncached result allocates a Task<T> per call; ValueTask<T> avoids it when every caller awaits the result once.",
+        WellKnownDiagnosticTags.CompilationEnd);
 
     public static readonly DiagnosticDescriptor SynchronousFastPath = Create(
         RuleIds.SynchronousFastPath,
         CostKind.Allocations,
         "Async method could return synchronously on its completed path",
-        "'{0}' runs its async state machine even when '{1}' has already completed; check IsCompletedSuccessfully and fall back to an async local function only when it has not (saves " + CostModel.CompletedTaskBytes + " and the state machine per call)",
+        "'{0}' runs its async state machine on every call although '{1}' usually completes synchronously; return directly when its task IsCompletedSuccessfully and await it in a static async local function only when not (the completed path then skips the state machine, and with a ValueTask<T> result the " + CostModel.CompletedTaskBytes + " Task too)",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery.");
+        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery.",
+        WellKnownDiagnosticTags.CompilationEnd);
 
     public static readonly DiagnosticDescriptor MissingConfigureAwait = Create(
         RuleIds.MissingConfigureAwait,
         CostKind.Hops,
         "Library code awaits without ConfigureAwait(false)",
-        "Add ConfigureAwait(false) to this await in library code: a captured context costs a post back to it per await and risks deadlocks in callers that block",
+        "Add ConfigureAwait(false) to this await in library code: when it suspends, resuming through the caller's captured context costs a post back to it (like a thread-pool hop, " + CostModel.ThreadPoolHop + ") and deadlocks callers that block on the result",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Library code should not resume on the caller's synchronization context.");
@@ -62,7 +64,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread until the task completes (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
@@ -71,7 +73,7 @@ public static class Descriptors
         RuleIds.BlockingWaitInAsync,
         CostKind.Blocking,
         "Thread-blocking wait inside async code",
-        "'{0}' blocks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off); use '{1}'",
+        "'{0}' parks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off, and a thread-pool thread out of service while it waits); {1} instead",
         Categories.Performance,
         DiagnosticSeverity.Warning,
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
@@ -80,20 +82,21 @@ public static class Descriptors
         RuleIds.ElidableStateMachine,
         CostKind.Allocations,
         "Async state machine can be elided",
-        "'{0}' only awaits and returns one task; return it directly to skip the state machine (" + CostModel.SuspendingAwaitBytes + " per suspending call)",
+        "'{0}' only awaits one task of its own return type; return that task directly to skip the async state machine (" + CostModel.SuspendingAwaitBytes + " per suspending call)",
         Categories.Performance,
-        DiagnosticSeverity.Hidden,
-        "A method whose only work is 'return await X' can return X, at the price of its frame in exception stack traces.");
+        DiagnosticSeverity.Info,
+        "A method whose only work is 'return await X' can return X. Disputed advice: the method's frame leaves exception stack traces, and exceptions thrown while computing X surface synchronously.");
 
     public static readonly DiagnosticDescriptor FastPathClosure = Create(
         RuleIds.FastPathClosure,
         CostKind.Allocations,
         "Fast path allocates the async local function's closure",
-        "Local function '{0}' captures {1}, so a closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
+        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
         Categories.Performance,
         DiagnosticSeverity.Warning,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
 
-    private static DiagnosticDescriptor Create(string id, CostKind cost, string title, string message, string category, DiagnosticSeverity severity, string description) =>
-        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: HelpRoot + id + ".md", customTags: CostKindTag.For(cost));
+    // Rules that report from a compilation-end action also carry the CompilationEnd tag (RS1037): they only run in full builds.
+    private static DiagnosticDescriptor Create(string id, CostKind cost, string title, string message, string category, DiagnosticSeverity severity, string description, params string[] extraTags) =>
+        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: HelpRoot + id + ".md", customTags: [.. CostKindTag.For(cost), .. extraTags]);
 }

@@ -31,6 +31,12 @@ public enum AsyncCostErrorKind
 
     /// <summary>The target runtime is too old for EventPipe sessions (before .NET 5).</summary>
     RuntimeTooOld = 18,
+
+    /// <summary>The analyzer findings (SARIF) file does not exist.</summary>
+    FindingsFileNotFound = 19,
+
+    /// <summary>The analyzer findings file is not a SARIF log this tool reads.</summary>
+    FindingsFileInvalid = 20,
 }
 
 /// <summary>A user error: bad input the caller can fix. The message is one readable line; no stack trace is needed.</summary>

@@ -8,7 +8,7 @@ public sealed record ExpectedSpan(TextSpan Span, string? Id);
 
 /// <summary>
 /// Test sources mark expected diagnostics inline: <c>[|code|]</c> for the rule under test,
-/// <c>{|AC0004:code|}</c> for a named id. Spans do not nest.
+/// <c>{|AC0004:code|}</c> for a named id. Spans may nest (<c>await [|await [|X()|]|]</c>).
 /// </summary>
 public static class TestMarkup
 {
@@ -16,40 +16,47 @@ public static class TestMarkup
     {
         var source = new StringBuilder(markup.Length);
         var spans = new List<ExpectedSpan>();
+        var open = new Stack<(int Start, string? Id)>();
         var i = 0;
         while (i < markup.Length)
         {
             if (Starts(markup, i, "[|"))
             {
-                i = ReadSpan(markup, i + 2, source, spans, id: null);
+                open.Push((source.Length, null));
+                i += 2;
             }
-            else if (Starts(markup, i, "{|") && markup.IndexOf(':', i) is var colon and > 0)
+            else if (Starts(markup, i, "{|") && NamedId(markup, i + 2) is { } id)
             {
-                i = ReadSpan(markup, colon + 1, source, spans, markup.Substring(i + 2, colon - i - 2));
+                open.Push((source.Length, id));
+                i += 2 + id.Length + 1;
+            }
+            else if (open.Count > 0 && (Starts(markup, i, "|]") || Starts(markup, i, "|}")))
+            {
+                var (start, spanId) = open.Pop();
+                spans.Add(new ExpectedSpan(TextSpan.FromBounds(start, source.Length), spanId));
+                i += 2;
             }
             else
             {
                 source.Append(markup[i++]);
             }
         }
+        if (open.Count > 0)
+        {
+            throw new FormatException($"Unclosed markup span at {open.Peek().Start}.");
+        }
         return (source.ToString(), spans);
     }
 
-    private static int ReadSpan(string markup, int start, StringBuilder source, List<ExpectedSpan> spans, string? id)
+    // The id of a {|ID:...|} span: letters and digits up to the colon.
+    private static string? NamedId(string markup, int start)
     {
-        var end = markup.IndexOf('|', start);
-        while (end >= 0 && end + 1 < markup.Length && markup[end + 1] is not (']' or '}'))
+        var end = start;
+        while (end < markup.Length && char.IsLetterOrDigit(markup[end]))
         {
-            end = markup.IndexOf('|', end + 1);
+            end++;
         }
-        if (end < 0)
-        {
-            throw new FormatException($"Unclosed markup span at {start}.");
-        }
-        var spanStart = source.Length;
-        source.Append(markup, start, end - start);
-        spans.Add(new ExpectedSpan(TextSpan.FromBounds(spanStart, source.Length), id));
-        return end + 2;
+        return end > start && end < markup.Length && markup[end] == ':' ? markup.Substring(start, end - start) : null;
     }
 
     private static bool Starts(string text, int index, string token) =>

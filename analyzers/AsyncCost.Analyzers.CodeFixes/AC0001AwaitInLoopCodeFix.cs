@@ -1,0 +1,144 @@
+using System.Collections.Immutable;
+using System.Composition;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeActions;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
+using Microsoft.CodeAnalysis.Simplification;
+
+namespace AsyncCost.Analyzers.CodeFixes;
+
+/// <summary>
+/// AC0001 for the two plain shapes: <c>foreach (var x in xs) await F(x);</c> becomes
+/// <c>await Task.WhenAll(xs.Select(x => F(x)));</c> and <c>foreach (var x in xs) list.Add(await F(x));</c> becomes
+/// <c>list.AddRange(await Task.WhenAll(xs.Select(x => F(x))));</c>. The calls then run concurrently, which is the
+/// point; the title says so, since it is a behaviour change the user must agree to.
+/// </summary>
+[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0001AwaitInLoopCodeFix)), Shared]
+public sealed class AC0001AwaitInLoopCodeFix : CodeFixProvider
+{
+    private const string Title = "Start all iterations and await Task.WhenAll once (runs them concurrently)";
+
+    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.AwaitInLoop);
+
+    public override FixAllProvider? GetFixAllProvider() => null; // each rewrite changes concurrency: one decision at a time
+
+    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    {
+        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
+        var model = await context.Document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
+        var diagnostic = context.Diagnostics[0];
+        if (root?.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
+            || model is null
+            || Plan.Create(awaitExpression, model, context.CancellationToken) is not { } plan)
+        {
+            return;
+        }
+        context.RegisterCodeFix(
+            CodeAction.Create(Title, ct => Task.FromResult(plan.Apply(context.Document, root)), equivalenceKey: Title),
+            diagnostic);
+    }
+
+    private sealed class Plan
+    {
+        private ForEachStatementSyntax _loop = null!;
+        private ExpressionSyntax _task = null!;
+        private bool _isValueTask;
+        private ArgumentListSyntax? _configureAwait;
+        private ExpressionSyntax? _addReceiver;
+
+        public static Plan? Create(AwaitExpressionSyntax awaitExpression, SemanticModel model, CancellationToken cancellationToken)
+        {
+            var plan = new Plan();
+            StatementSyntax? statement;
+            if (awaitExpression.Parent is ExpressionStatementSyntax awaitStatement)
+            {
+                statement = awaitStatement;
+            }
+            else if (awaitExpression.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Arguments.Count: 1, Parent: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Add" } add, Parent: ExpressionStatementSyntax addStatement } } }
+                && model.GetTypeInfo(add.Expression, cancellationToken).Type is { } receiverType
+                && receiverType.GetMembers("AddRange").OfType<IMethodSymbol>().Any(m => m.Parameters.Length == 1))
+            {
+                plan._addReceiver = add.Expression;
+                statement = addStatement;
+            }
+            else
+            {
+                return null;
+            }
+
+            var loop = statement.Parent is BlockSyntax { Statements.Count: 1, Parent: ForEachStatementSyntax blockLoop } ? blockLoop : statement.Parent as ForEachStatementSyntax;
+            if (loop is null || loop.AwaitKeyword != default || !model.GetForEachStatementInfo(loop).ElementConversion.IsIdentity)
+            {
+                return null;
+            }
+            plan._loop = loop;
+
+            plan._task = awaitExpression.Expression;
+            if (plan._task is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } configure } configureCall)
+            {
+                plan._task = configure.Expression;
+                plan._configureAwait = configureCall.ArgumentList;
+            }
+            var taskType = model.GetTypeInfo(plan._task, cancellationToken).Type;
+            plan._isValueTask = taskType is { Name: "ValueTask", ContainingNamespace: { Name: "Tasks" } };
+            return plan;
+        }
+
+        public Document Apply(Document document, SyntaxNode root)
+        {
+            var element = SyntaxFactory.Parameter(_loop.Identifier.WithoutTrivia());
+            var body = _isValueTask ? Invoke(_task.WithoutTrivia(), "AsTask") : _task.WithoutTrivia();
+            var collection = _loop.Expression.WithoutTrivia();
+            if (collection is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or SimpleNameSyntax or ElementAccessExpressionSyntax or ParenthesizedExpressionSyntax))
+            {
+                collection = SyntaxFactory.ParenthesizedExpression(collection);
+            }
+            var select = Invoke(collection, "Select", SyntaxFactory.SimpleLambdaExpression(element, body));
+            var taskType = SyntaxFactory.ParseTypeName("System.Threading.Tasks.Task").WithAdditionalAnnotations(Simplifier.Annotation);
+            ExpressionSyntax whenAll = SyntaxFactory.InvocationExpression(
+                SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, taskType, SyntaxFactory.IdentifierName("WhenAll")),
+                SyntaxFactory.ArgumentList(SyntaxFactory.SingletonSeparatedList(SyntaxFactory.Argument(select))));
+            if (_configureAwait is not null)
+            {
+                whenAll = SyntaxFactory.InvocationExpression(
+                    SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, whenAll, SyntaxFactory.IdentifierName("ConfigureAwait")),
+                    _configureAwait);
+            }
+            ExpressionSyntax awaited = SyntaxFactory.AwaitExpression(whenAll);
+            if (_addReceiver is not null)
+            {
+                awaited = Invoke(_addReceiver.WithoutTrivia(), "AddRange", awaited);
+            }
+            var replacement = SyntaxFactory.ExpressionStatement(awaited)
+                .WithTriviaFrom(_loop)
+                .WithAdditionalAnnotations(Formatter.Annotation);
+            var newRoot = root.ReplaceNode(_loop, replacement);
+            return document.WithSyntaxRoot(WithLinqImport(newRoot));
+        }
+
+        private static InvocationExpressionSyntax Invoke(ExpressionSyntax receiver, string name, params ExpressionSyntax[] arguments) =>
+            SyntaxFactory.InvocationExpression(
+                SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, receiver, SyntaxFactory.IdentifierName(name)),
+                SyntaxFactory.ArgumentList(SyntaxFactory.SeparatedList(arguments.Select(SyntaxFactory.Argument))));
+
+        // Enumerable.Select needs System.Linq in scope; add the directive unless the file has it. A global using in
+        // another file is not looked for: the directive is then redundant, which is harmless (IDE0005 is hidden).
+        private static SyntaxNode WithLinqImport(SyntaxNode root)
+        {
+            if (root is not CompilationUnitSyntax unit
+                || root.DescendantNodes().OfType<UsingDirectiveSyntax>().Any(u => u.Name?.ToString() == "System.Linq"))
+            {
+                return root;
+            }
+            var directive = SyntaxFactory.UsingDirective(SyntaxFactory.ParseName("System.Linq")).WithAdditionalAnnotations(Formatter.Annotation);
+            var index = unit.Usings.TakeWhile(u => string.CompareOrdinal(u.Name?.ToString(), "System.Linq") < 0).Count();
+            return unit.WithUsings(unit.Usings.Insert(index, directive.WithTrailingTrivia(SyntaxFactory.ElasticCarriageReturnLineFeed)));
+        }
+    }
+}

@@ -1,0 +1,227 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Composition;
+using System.Linq;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using AsyncCost.Analyzers.CodeFixes.Internal;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeActions;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace AsyncCost.Analyzers.CodeFixes;
+
+/// <summary>
+/// AC0003 for the common two-statement shape (<c>[var x =] await C(...);</c> then one <c>return expr;</c> or
+/// <c>expr;</c>): the method stops being async, returns synchronously when C's task IsCompletedSuccessfully, and
+/// otherwise hands the task to a <c>static</c> async local function (static, so no closure is allocated on the fast
+/// path; instance members it needs go through a <c>self</c> parameter).
+/// </summary>
+[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0003SynchronousFastPathCodeFix)), Shared]
+public sealed class AC0003SynchronousFastPathCodeFix : CodeFixProvider
+{
+    private const string Title = "Return synchronously when the awaited task has completed";
+
+    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.SynchronousFastPath);
+
+    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
+
+    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    {
+        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
+        var model = await context.Document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
+        var diagnostic = context.Diagnostics[0];
+        if (root?.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
+            || model is null
+            || awaitExpression.FirstAncestorOrSelf<MethodDeclarationSyntax>() is not { } method
+            || Rewrite(method, awaitExpression, model, context.CancellationToken) is not { } rewritten)
+        {
+            return;
+        }
+        context.RegisterCodeFix(
+            CodeAction.Create(Title, _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(method, rewritten))), equivalenceKey: Title),
+            diagnostic);
+    }
+
+    private static MethodDeclarationSyntax? Rewrite(MethodDeclarationSyntax method, AwaitExpressionSyntax awaitExpression, SemanticModel model, CancellationToken cancellationToken)
+    {
+        if (method.Body is not { Statements.Count: 2 } body
+            || model.GetDeclaredSymbol(method, cancellationToken) is not { } methodSymbol
+            || methodSymbol.ReturnType is not INamedTypeSymbol returnType)
+        {
+            return null;
+        }
+
+        // First statement: `await C(...)` or `T x = await C(...)`, possibly with ConfigureAwait.
+        VariableDeclarationSyntax? resultDeclaration = null;
+        if (body.Statements[0] is LocalDeclarationStatementSyntax { Declaration: { Variables.Count: 1 } declaration } && declaration.Variables[0].Initializer?.Value == awaitExpression)
+        {
+            resultDeclaration = declaration;
+        }
+        else if (body.Statements[0] is not ExpressionStatementSyntax { Expression: var expression } || expression != awaitExpression)
+        {
+            return null;
+        }
+        var call = awaitExpression.Expression;
+        string? configureArguments = null;
+        if (call is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } configure } configureCall)
+        {
+            call = configure.Expression;
+            configureArguments = configureCall.ArgumentList.ToString();
+        }
+        if (model.GetTypeInfo(call, cancellationToken).Type is not { } pendingType)
+        {
+            return null;
+        }
+
+        // Second statement: `return expr;` for a result-returning method, `expr;` for Task/ValueTask.
+        var isGeneric = returnType.IsGenericType;
+        var rest = body.Statements[1] switch
+        {
+            ReturnStatementSyntax { Expression: { } returned } when isGeneric => returned,
+            ExpressionStatementSyntax { Expression: var statementExpression } when !isGeneric => statementExpression,
+            _ => null,
+        };
+        var self = LocalNames.Unique(method, "self");
+        if (rest is null || model.GetOperation(rest, cancellationToken) is not { } restOperation || !TryMakeStatic(rest, restOperation, self, out var staticRest, out var usesSelf, out var parameters))
+        {
+            return null;
+        }
+
+        var position = method.SpanStart;
+        var pending = LocalNames.Unique(method, "pending");
+        var local = LocalNames.Unique(method, "Awaited");
+        var returnTypeText = method.ReturnType.WithoutTrivia().ToString();
+        var isValueTask = returnType.Name == "ValueTask";
+        var restText = rest.WithoutTrivia().ToString();
+
+        var fastPath = new StringBuilder();
+        if (resultDeclaration is not null)
+        {
+            fastPath.Append(resultDeclaration.Type.WithoutTrivia()).Append(' ').Append(resultDeclaration.Variables[0].Identifier.ValueText).Append(" = ").Append(pending).Append(".Result;\n");
+        }
+        if (isGeneric)
+        {
+            var resultType = returnType.TypeArguments[0];
+            var sameType = SymbolEqualityComparer.Default.Equals(model.GetTypeInfo(rest, cancellationToken).Type, resultType);
+            fastPath.Append("return ").Append(isValueTask
+                ? $"new {returnTypeText}({restText})"
+                : $"{TaskTypeName(method.ReturnType)}.FromResult{(sameType ? "" : "<" + resultType.ToMinimalDisplayString(model, position) + ">")}({restText})").Append(";\n");
+        }
+        else
+        {
+            fastPath.Append(restText).Append(";\nreturn ").Append(isValueTask ? "default" : TaskTypeName(method.ReturnType) + ".CompletedTask").Append(";\n");
+        }
+
+        var arguments = new List<string>();
+        var parameterList = new List<string>();
+        if (usesSelf)
+        {
+            arguments.Add("this");
+            parameterList.Add($"{methodSymbol.ContainingType.ToMinimalDisplayString(model, position)} {self}");
+        }
+        arguments.Add(pending);
+        parameterList.Add($"{pendingType.ToMinimalDisplayString(model, position)} {pending}");
+        foreach (var parameter in methodSymbol.Parameters.Where(p => parameters.Contains(p, SymbolEqualityComparer.Default)))
+        {
+            arguments.Add(parameter.Name);
+            parameterList.Add($"{parameter.Type.ToMinimalDisplayString(model, position)} {parameter.Name}");
+        }
+
+        var awaitText = $"await {pending}{(configureArguments is null ? "" : ".ConfigureAwait" + configureArguments)}";
+        var slowStart = resultDeclaration is null
+            ? awaitText + ";"
+            : $"{resultDeclaration.Type.WithoutTrivia()} {resultDeclaration.Variables[0].Identifier.ValueText} = {awaitText};";
+        var slowRest = (isGeneric ? "return " : "") + staticRest + ";";
+        var newBody = (BlockSyntax)SyntaxFactory.ParseStatement($$"""
+            {
+                var {{pending}} = {{call.WithoutTrivia()}};
+                if ({{pending}}.IsCompletedSuccessfully)
+                {
+                    {{fastPath.ToString().TrimEnd()}}
+                }
+                return {{local}}({{string.Join(", ", arguments)}});
+
+                static async {{returnTypeText}} {{local}}({{string.Join(", ", parameterList)}})
+                {
+                    {{slowStart}}
+                    {{slowRest}}
+                }
+            }
+            """);
+        return WithoutAsync(method)
+            .WithBody(newBody.WithTriviaFrom(body).WithAdditionalAnnotations(Formatter.Annotation));
+    }
+
+    // The rest of the method as text for the static local function: implicit `this` members become `self.Member`
+    // and `this` becomes `self`. `base` cannot move into a static function: then there is no fix.
+    private static bool TryMakeStatic(ExpressionSyntax rest, IOperation restOperation, string self, out string text, out bool usesSelf, out HashSet<IParameterSymbol> parameters)
+    {
+        text = "";
+        usesSelf = false;
+        parameters = new HashSet<IParameterSymbol>(SymbolEqualityComparer.Default);
+        var replacements = new Dictionary<SyntaxNode, SyntaxNode>();
+        foreach (var operation in restOperation.DescendantsAndSelf())
+        {
+            switch (operation)
+            {
+                case IParameterReferenceOperation parameterReference:
+                    parameters.Add(parameterReference.Parameter);
+                    break;
+                case IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ContainingTypeInstance } instance:
+                    if (instance.Syntax is BaseExpressionSyntax)
+                    {
+                        return false;
+                    }
+                    usesSelf = true;
+                    var target = instance.IsImplicit
+                        ? (instance.Parent is IInvocationOperation invocation ? ((InvocationExpressionSyntax)invocation.Syntax).Expression : instance.Parent?.Syntax)
+                        : instance.Syntax;
+                    if (target is ThisExpressionSyntax)
+                    {
+                        replacements[target] = SyntaxFactory.IdentifierName(self);
+                    }
+                    else if (target is SimpleNameSyntax name)
+                    {
+                        replacements[target] = SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, SyntaxFactory.IdentifierName(self), name.WithoutTrivia());
+                    }
+                    else
+                    {
+                        return false;
+                    }
+                    break;
+            }
+        }
+        text = rest.ReplaceNodes(replacements.Keys, (original, _) => replacements[original].WithTriviaFrom(original)).WithoutTrivia().ToString();
+        return true;
+    }
+
+    // `Task<T>` → `Task`, `System.Threading.Tasks.Task<T>` → `System.Threading.Tasks.Task`: the name already in scope.
+    private static string TaskTypeName(TypeSyntax returnType) => returnType switch
+    {
+        GenericNameSyntax generic => generic.Identifier.ValueText,
+        QualifiedNameSyntax { Right: GenericNameSyntax right } qualified => qualified.Left.WithoutTrivia() + "." + right.Identifier.ValueText,
+        _ => returnType.WithoutTrivia().ToString(),
+    };
+
+    private static MethodDeclarationSyntax WithoutAsync(MethodDeclarationSyntax method)
+    {
+        var index = method.Modifiers.IndexOf(SyntaxKind.AsyncKeyword);
+        var asyncToken = method.Modifiers[index];
+        var modifiers = method.Modifiers.RemoveAt(index);
+        var updated = method.WithModifiers(modifiers);
+        if (index == 0 && method.AttributeLists.Count == 0)
+        {
+            // async was the declaration's first token: its leading trivia (indentation, comments) moves to the next one.
+            updated = modifiers.Count > 0
+                ? updated.WithModifiers(modifiers.Replace(modifiers[0], modifiers[0].WithLeadingTrivia(asyncToken.LeadingTrivia)))
+                : updated.WithReturnType(updated.ReturnType.WithLeadingTrivia(asyncToken.LeadingTrivia));
+        }
+        return updated;
+    }
+}

@@ -1,0 +1,109 @@
+using System.Collections.Concurrent;
+using System.Collections.Immutable;
+using System.Linq;
+using AsyncCost.Analyzers.Internal;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace AsyncCost.Analyzers.Rules;
+
+/// <summary>
+/// AC0003: an async method that starts by awaiting a callee of this compilation which itself can complete without
+/// suspending (a cache check, an EnsureInitialized guard), then only does synchronous work. On the common path the
+/// awaited task is already complete, so a non-async wrapper can check IsCompletedSuccessfully and skip the state
+/// machine. Each method is analyzed once: its own "can complete synchronously" fact and its "starts by awaiting C"
+/// shape are recorded, and the two are joined at compilation end (no rescans of callees).
+/// </summary>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
+{
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.SynchronousFastPath);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.EnableConcurrentExecution();
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.RegisterCompilationStartAction(start =>
+        {
+            var types = WellKnownAsyncTypes.Create(start.Compilation);
+            if (!types.HasTasks)
+            {
+                return;
+            }
+            var analysis = new Analysis(start.Compilation, types);
+            start.RegisterOperationBlockAction(analysis.AnalyzeMethod);
+            start.RegisterCompilationEndAction(analysis.Report);
+        });
+    }
+
+    private sealed class Analysis(Compilation compilation, WellKnownAsyncTypes types)
+    {
+        private readonly ConcurrentDictionary<IMethodSymbol, bool> _completesSynchronously = new(SymbolEqualityComparer.Default);
+        private readonly ConcurrentBag<(IMethodSymbol Method, IMethodSymbol Callee, IAwaitOperation Await)> _startsByAwaiting = new();
+
+        public void AnalyzeMethod(OperationBlockAnalysisContext context)
+        {
+            if (context.OwningSymbol is not IMethodSymbol { IsAsync: true, MethodKind: MethodKind.Ordinary } method
+                || !types.IsTaskLike(method.ReturnType)
+                || context.OperationBlocks.FirstOrDefault(b => b is IMethodBodyOperation or IBlockOperation) is not { } body)
+            {
+                return;
+            }
+            _completesSynchronously[method] = SynchronousCompletion.Analyze(context.GetControlFlowGraph(body)).Exists;
+            if (FirstAwaitedCallee(body) is { } start && !SymbolEqualityComparer.Default.Equals(start.Callee, method))
+            {
+                _startsByAwaiting.Add((method, start.Callee, start.Await));
+            }
+        }
+
+        public void Report(CompilationAnalysisContext context)
+        {
+            foreach (var (method, callee, awaitOperation) in _startsByAwaiting)
+            {
+                if (_completesSynchronously.TryGetValue(callee, out var synchronous) && synchronous)
+                {
+                    context.ReportDiagnostic(DiagnosticFactory.Create(
+                        Descriptors.SynchronousFastPath, awaitOperation.Syntax.GetLocation(), method, method.Name, callee.Name));
+                }
+            }
+        }
+
+        // The shape: the first statement is `await C(...);` or `var x = await C(...);` with C in this compilation, and
+        // at least one more statement follows, none of which awaits (await using and await foreach included).
+        private (IMethodSymbol Callee, IAwaitOperation Await)? FirstAwaitedCallee(IOperation body)
+        {
+            var block = body switch
+            {
+                IMethodBodyOperation { BlockBody: { } blockBody } => blockBody,
+                IBlockOperation plain => plain,
+                _ => null,
+            };
+            if (block is null || block.Operations.Length < 2)
+            {
+                return null;
+            }
+            var awaitOperation = block.Operations[0] switch
+            {
+                IExpressionStatementOperation { Operation: IAwaitOperation awaited } => awaited,
+                IVariableDeclarationGroupOperation { Declarations.Length: 1 } group
+                    when group.Declarations[0].Declarators is { Length: 1 } declarators && declarators[0].Initializer?.Value is IAwaitOperation awaited => awaited,
+                _ => null,
+            };
+            if (awaitOperation is null
+                || ConfigureAwaitCalls.Unwrap(awaitOperation.Operation, types) is not IInvocationOperation { TargetMethod: var callee }
+                || !SymbolEqualityComparer.Default.Equals(callee.ContainingAssembly, compilation.Assembly)
+                || block.Operations.Skip(1).Any(RunsAsynchronously))
+            {
+                return null;
+            }
+            return (callee.OriginalDefinition, awaitOperation);
+        }
+
+        private static bool RunsAsynchronously(IOperation statement) =>
+            OperationTree.SameMethod(statement).Any(op => op is IAwaitOperation
+                or IUsingOperation { IsAsynchronous: true }
+                or IUsingDeclarationOperation { IsAsynchronous: true }
+                or IForEachLoopOperation { IsAsynchronous: true });
+    }
+}

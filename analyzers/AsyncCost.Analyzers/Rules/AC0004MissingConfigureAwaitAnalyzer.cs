@@ -1,0 +1,201 @@
+using System;
+using System.Collections.Immutable;
+using AsyncCost.Analyzers.Internal;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+using Microsoft.CodeAnalysis.Text;
+
+namespace AsyncCost.Analyzers.Rules;
+
+/// <summary>
+/// AC0004: an await in library code that resumes on the caller's context. Covers the three places C# awaits:
+/// <c>await</c> of a Task/ValueTask, <c>await foreach</c> over an IAsyncEnumerable, and the DisposeAsync of
+/// <c>await using</c> (which CA2007 misses, roslyn-analyzers#4888). Anything already configured
+/// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone.
+/// </summary>
+[DiagnosticAnalyzer(Microsoft.CodeAnalysis.LanguageNames.CSharp)]
+public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
+{
+    /// <summary>The .editorconfig option: <c>asynccost.AC0004.mode = library | always | never</c>.</summary>
+    public const string ModeOption = "mode";
+
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.MissingConfigureAwait);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.EnableConcurrentExecution();
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.RegisterCompilationStartAction(start =>
+        {
+            var types = WellKnownAsyncTypes.Create(start.Compilation);
+            if (!types.HasTasks)
+            {
+                return;
+            }
+            var analysis = new Analysis(start.Compilation, start.Options, types);
+            start.RegisterOperationAction(analysis.AnalyzeAwait, OperationKind.Await);
+            start.RegisterOperationAction(analysis.AnalyzeForEach, OperationKind.Loop);
+            start.RegisterOperationAction(analysis.AnalyzeUsing, OperationKind.Using);
+            start.RegisterOperationAction(analysis.AnalyzeUsingDeclaration, OperationKind.UsingDeclaration);
+        });
+    }
+
+    private sealed class Analysis(Compilation compilation, AnalyzerOptions options, WellKnownAsyncTypes types)
+    {
+        private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options);
+        private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
+        private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
+        private readonly INamedTypeSymbol? _configuredAsyncDisposable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredAsyncDisposable");
+        private readonly INamedTypeSymbol? _configuredAsyncEnumerable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable`1");
+
+        public void AnalyzeAwait(OperationAnalysisContext context)
+        {
+            var awaited = ((IAwaitOperation)context.Operation).Operation;
+            if (types.IsTaskLike(awaited.Type) && Applies(context))
+            {
+                Report(context, awaited.Syntax.GetLocation());
+            }
+        }
+
+        public void AnalyzeForEach(OperationAnalysisContext context)
+        {
+            if (context.Operation is IForEachLoopOperation { IsAsynchronous: true } loop
+                && loop.Syntax is ForEachStatementSyntax syntax
+                && !IsConfiguredEnumerable(ConfigureAwaitCalls.SkipConversions(loop.Collection))
+                && Applies(context))
+            {
+                Report(context, syntax.Expression.GetLocation());
+            }
+        }
+
+        public void AnalyzeUsing(OperationAnalysisContext context)
+        {
+            var usingOperation = (IUsingOperation)context.Operation;
+            if (usingOperation.IsAsynchronous
+                && usingOperation.Syntax is UsingStatementSyntax syntax
+                && NeedsConfiguredDisposal(usingOperation.Resources)
+                && Applies(context))
+            {
+                Report(context, Location.Create(syntax.SyntaxTree, TextSpan.FromBounds(syntax.AwaitKeyword.SpanStart, syntax.UsingKeyword.Span.End)));
+            }
+        }
+
+        public void AnalyzeUsingDeclaration(OperationAnalysisContext context)
+        {
+            var declaration = (IUsingDeclarationOperation)context.Operation;
+            if (declaration.IsAsynchronous
+                && declaration.Syntax.FirstAncestorOrSelf<LocalDeclarationStatementSyntax>() is { } syntax
+                && NeedsConfiguredDisposal(declaration.DeclarationGroup)
+                && Applies(context))
+            {
+                Report(context, Location.Create(syntax.SyntaxTree, TextSpan.FromBounds(syntax.AwaitKeyword.SpanStart, syntax.UsingKeyword.Span.End)));
+            }
+        }
+
+        private bool Applies(OperationAnalysisContext context)
+        {
+            var mode = RuleOptions.Get(context.Options, context.Operation.Syntax.SyntaxTree, RuleIds.MissingConfigureAwait, ModeOption);
+            if (string.Equals(mode, "never", StringComparison.OrdinalIgnoreCase))
+            {
+                return false;
+            }
+            if (string.Equals(mode, "always", StringComparison.OrdinalIgnoreCase))
+            {
+                return true;
+            }
+            return _isLibrary && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType);
+        }
+
+        // An await foreach is configured when a ConfigureAwait call appears anywhere in the chain that builds its
+        // collection: x.ConfigureAwait(false).WithCancellation(ct) and x.WithCancellation(ct).ConfigureAwait(false) alike.
+        private bool IsConfiguredEnumerable(IOperation collection)
+        {
+            if (!IsAsyncEnumerable(collection.Type) && !IsConfiguredEnumerableType(collection.Type))
+            {
+                return true; // a custom async enumerable without ConfigureAwait: nothing to add
+            }
+            for (var current = collection; current is IInvocationOperation invocation;)
+            {
+                if (invocation.TargetMethod.Name == ConfigureAwaitCalls.MethodName)
+                {
+                    return true;
+                }
+                var receiver = invocation.Instance
+                    ?? (invocation.TargetMethod.IsExtensionMethod && invocation.Arguments.Length > 0 ? invocation.Arguments[0].Value : null);
+                if (receiver is null)
+                {
+                    break;
+                }
+                current = ConfigureAwaitCalls.SkipConversions(receiver);
+            }
+            return false;
+        }
+
+        private bool IsConfiguredEnumerableType(ITypeSymbol? type) =>
+            type is not null && SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, _configuredAsyncEnumerable);
+
+        private bool IsAsyncEnumerable(ITypeSymbol? type)
+        {
+            if (type is null || types.AsyncEnumerableOfT is null)
+            {
+                return false;
+            }
+            if (SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, types.AsyncEnumerableOfT))
+            {
+                return true;
+            }
+            foreach (var implemented in type.AllInterfaces)
+            {
+                if (SymbolEqualityComparer.Default.Equals(implemented.OriginalDefinition, types.AsyncEnumerableOfT))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private bool NeedsConfiguredDisposal(IOperation resources)
+        {
+            if (resources is IVariableDeclarationGroupOperation group)
+            {
+                foreach (var declaration in group.Declarations)
+                {
+                    foreach (var declarator in declaration.Declarators)
+                    {
+                        if (IsUnconfiguredAsyncDisposable(declarator.Symbol.Type))
+                        {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
+            return IsUnconfiguredAsyncDisposable(ConfigureAwaitCalls.SkipConversions(resources).Type);
+        }
+
+        private bool IsUnconfiguredAsyncDisposable(ITypeSymbol? type)
+        {
+            if (type is null || _asyncDisposable is null || SymbolEqualityComparer.Default.Equals(type, _configuredAsyncDisposable))
+            {
+                return false;
+            }
+            if (SymbolEqualityComparer.Default.Equals(type, _asyncDisposable))
+            {
+                return true;
+            }
+            foreach (var implemented in type.AllInterfaces)
+            {
+                if (SymbolEqualityComparer.Default.Equals(implemented, _asyncDisposable))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static void Report(OperationAnalysisContext context, Location location) =>
+            context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.ContainingSymbol));
+    }
+}

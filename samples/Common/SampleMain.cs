@@ -1,0 +1,46 @@
+using System.Globalization;
+
+namespace AsyncCost.Samples;
+
+/// <summary>What one run did: how many operations, and a result that depends only on that number.</summary>
+internal sealed record SampleResult(long Operations, string Result);
+
+/// <summary>The entry every sample shares: parse the budget, run, print throughput and the result line.</summary>
+internal static class SampleMain
+{
+    public static async Task<int> RunAsync(
+        string sampleName, string operationName, long defaultOperations, string[] args, Func<RunBudget, Task<SampleResult>> run)
+    {
+        if (args is ["--help"] or ["-h"])
+        {
+            PrintUsage(Console.Out, sampleName, defaultOperations);
+            return 0;
+        }
+
+        if (!RunBudget.TryParse(args, defaultOperations, out RunBudget budget, out string? error))
+        {
+            Console.Error.WriteLine($"{sampleName}: {error}");
+            PrintUsage(Console.Error, sampleName, defaultOperations);
+            return 2;
+        }
+
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        budget.Start();
+        SampleResult result = await run(budget);
+        double seconds = budget.Elapsed.TotalSeconds;
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+
+        // The first line varies from run to run; the second is the same for a sample and its twin given --operations.
+        // Allocations are the whole process's (runtime and timers included), divided by the operations.
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"{sampleName}: {result.Operations} {operationName} in {seconds:F2} s, throughput {result.Operations / seconds:F0} ops/s, allocated {(double)allocated / result.Operations:F0} B/op"));
+        Console.WriteLine($"result: {result.Result}");
+        return 0;
+    }
+
+    private static void PrintUsage(TextWriter writer, string sampleName, long defaultOperations) =>
+        writer.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"usage: {sampleName} [--operations N | --duration TIME]   (default: --operations {defaultOperations}; TIME like 500ms, 5s, 2m, 00:00:05)"));
+}

@@ -1,0 +1,169 @@
+using System.Text.Json;
+
+namespace AsyncCost.Findings;
+
+/// <summary>
+/// Reads AsyncCost's findings from the compiler's SARIF log (<c>-p:ErrorLog=build.sarif%2Cversion=2.1</c>;
+/// the 1.0 format the compiler writes by default is read too). Only results that carry the
+/// <c>AsyncCostMethod</c> join key are kept: the other rules' results cannot be tied to measured methods.
+/// </summary>
+public static class SarifFindingsReader
+{
+    private const string MethodKeyProperty = "AsyncCostMethod";
+    private const string CostTagPrefix = "AsyncCost.Cost.";
+
+    /// <summary>Reads a SARIF file.</summary>
+    /// <exception cref="FindingsFileNotFoundException">The file does not exist.</exception>
+    /// <exception cref="FindingsFileInvalidException">The file is not a SARIF log.</exception>
+    public static IReadOnlyList<AnalyzerFinding> Read(string path)
+    {
+        if (!File.Exists(path))
+        {
+            throw new FindingsFileNotFoundException(path);
+        }
+        return Parse(File.ReadAllText(path), path);
+    }
+
+    /// <summary>Reads SARIF text; <paramref name="sourceName"/> names it in error messages.</summary>
+    /// <exception cref="FindingsFileInvalidException">The text is not a SARIF log.</exception>
+    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName)
+    {
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(json, new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        }
+        catch (JsonException e)
+        {
+            throw new FindingsFileInvalidException($"{sourceName} is not JSON: {e.Message}", e);
+        }
+
+        using (document)
+        {
+            if (document.RootElement.ValueKind != JsonValueKind.Object
+                || !document.RootElement.TryGetProperty("runs", out var runs)
+                || runs.ValueKind != JsonValueKind.Array)
+            {
+                throw new FindingsFileInvalidException($"{sourceName} is not a SARIF log: it has no 'runs' array.");
+            }
+
+            var findings = new List<AnalyzerFinding>();
+            var seen = new HashSet<(string, string?, int?, int?)>();
+            foreach (var run in runs.EnumerateArray())
+            {
+                var costKinds = ReadCostKinds(run);
+                if (!run.TryGetProperty("results", out var results) || results.ValueKind != JsonValueKind.Array)
+                {
+                    continue;
+                }
+                foreach (var result in results.EnumerateArray())
+                {
+                    // A project built for several target frameworks logs the same finding once per build.
+                    if (ReadFinding(result, costKinds) is { } finding && seen.Add((finding.RuleId, finding.FilePath, finding.Line, finding.Column)))
+                    {
+                        findings.Add(finding);
+                    }
+                }
+            }
+            return findings;
+        }
+    }
+
+    private static AnalyzerFinding? ReadFinding(JsonElement result, Dictionary<string, FindingCostKind> costKinds)
+    {
+        var methodKey = CustomProperty(result, MethodKeyProperty);
+        if (methodKey is null || String(result, "ruleId") is not { } ruleId)
+        {
+            return null;
+        }
+
+        var (file, line, column) = ReadLocation(result);
+        return new AnalyzerFinding(
+            ruleId,
+            String(result, "level") ?? "warning",
+            ReadMessage(result),
+            file,
+            line,
+            column,
+            methodKey,
+            costKinds.GetValueOrDefault(ruleId));
+    }
+
+    // SARIF 2.1: message.text; 1.0: message is the text.
+    private static string ReadMessage(JsonElement result) =>
+        result.TryGetProperty("message", out var message)
+            ? message.ValueKind == JsonValueKind.String ? message.GetString() ?? "" : String(message, "text") ?? ""
+            : "";
+
+    // SARIF 2.1: locations[0].physicalLocation.{artifactLocation.uri, region}; 1.0: locations[0].resultFile.{uri, region}.
+    private static (string? File, int? Line, int? Column) ReadLocation(JsonElement result)
+    {
+        if (!result.TryGetProperty("locations", out var locations) || locations.ValueKind != JsonValueKind.Array || locations.GetArrayLength() == 0)
+        {
+            return (null, null, null);
+        }
+        var location = locations[0];
+        JsonElement physical;
+        string? uri = null;
+        if (location.TryGetProperty("physicalLocation", out physical))
+        {
+            uri = physical.TryGetProperty("artifactLocation", out var artifact) ? String(artifact, "uri") : null;
+        }
+        else if (location.TryGetProperty("resultFile", out physical))
+        {
+            uri = String(physical, "uri");
+        }
+        else
+        {
+            return (null, null, null);
+        }
+
+        var region = physical.TryGetProperty("region", out var r) ? r : default;
+        return (ToPath(uri), Int(region, "startLine"), Int(region, "startColumn"));
+    }
+
+    private static string? ToPath(string? uri) =>
+        uri is not null && Uri.TryCreate(uri, UriKind.Absolute, out var parsed) && parsed.IsFile ? parsed.LocalPath : uri;
+
+    private static Dictionary<string, FindingCostKind> ReadCostKinds(JsonElement run)
+    {
+        var kinds = new Dictionary<string, FindingCostKind>(StringComparer.Ordinal);
+        if (run.TryGetProperty("tool", out var tool) && tool.TryGetProperty("driver", out var driver)
+            && driver.TryGetProperty("rules", out var rules) && rules.ValueKind == JsonValueKind.Array)
+        {
+            foreach (var rule in rules.EnumerateArray())
+            {
+                if (String(rule, "id") is { } id && rule.TryGetProperty("properties", out var properties)
+                    && properties.TryGetProperty("tags", out var tags) && tags.ValueKind == JsonValueKind.Array)
+                {
+                    foreach (var tag in tags.EnumerateArray())
+                    {
+                        if (tag.GetString() is { } text && text.StartsWith(CostTagPrefix, StringComparison.Ordinal)
+                            && Enum.TryParse<FindingCostKind>(text[CostTagPrefix.Length..], out var kind))
+                        {
+                            kinds[id] = kind;
+                        }
+                    }
+                }
+            }
+        }
+        return kinds;
+    }
+
+    private static string? CustomProperty(JsonElement result, string name) =>
+        result.TryGetProperty("properties", out var properties)
+        && properties.TryGetProperty("customProperties", out var custom)
+        && custom.ValueKind == JsonValueKind.Object
+            ? String(custom, name)
+            : null;
+
+    private static string? String(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String
+            ? value.GetString()
+            : null;
+
+    private static int? Int(JsonElement element, string name) =>
+        element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.TryGetInt32(out var number)
+            ? number
+            : null;
+}

@@ -1,0 +1,221 @@
+using AsyncCost.Analyzers.Tests.Verification;
+using Verify = AsyncCost.Analyzers.Tests.Verification.AnalyzerVerifier<AsyncCost.Analyzers.Rules.AC0002PreferValueTaskAnalyzer>;
+using Fix = AsyncCost.Analyzers.Tests.Verification.CodeFixVerifier<AsyncCost.Analyzers.Rules.AC0002PreferValueTaskAnalyzer, AsyncCost.Analyzers.CodeFixes.AC0002PreferValueTaskCodeFix>;
+
+namespace AsyncCost.Analyzers.Tests;
+
+public class AC0002PreferValueTaskTests
+{
+    private static string Code(string members) => $$"""
+        using System;
+        using System.Collections.Generic;
+        using System.Threading.Tasks;
+        public class Prices
+        {
+            private readonly Dictionary<string, decimal> _cache = new();
+            private int _count;
+            private string? _name;
+        {{members}}
+            static Task<decimal> LoadAsync(string key) => Task.FromResult(1m);
+        }
+        """;
+
+    private const string CachedLookup = """
+            if (_cache.TryGetValue(key, out var price)) return price;
+            price = await LoadAsync(key);
+            _cache[key] = price;
+            return price;
+        """;
+
+    // ---- must flag ----
+
+    [Fact]
+    public Task Flags_a_private_cache_lookup_awaited_once_by_its_caller() =>
+        Verify.VerifyAsync(Code($$"""
+                private async [|Task<decimal>|] GetAsync(string key) { {{CachedLookup}} }
+                public async Task<decimal> Caller() => await GetAsync("MSFT") + await GetAsync("AAPL");
+            """));
+
+    [Fact]
+    public Task Flags_an_internal_method_awaited_with_ConfigureAwait() =>
+        Verify.VerifyAsync(Code($$"""
+                internal async [|Task<decimal>|] GetAsync(string key) { {{CachedLookup}} }
+                public async Task<decimal> Caller() => await GetAsync("MSFT").ConfigureAwait(false);
+            """));
+
+    [Fact]
+    public Task Flags_ints_outside_the_cached_range_and_non_constant_ints() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<int>|] Big(bool fast) { if (fast) return 42; await Task.Yield(); return 1; }
+                private async [|Task<int>|] Counter(bool fast) { if (fast) return _count; await Task.Yield(); return 0; }
+            """));
+
+    [Fact]
+    public Task Flags_a_non_null_reference_result() =>
+        Verify.VerifyAsync(Code("""private async [|Task<string>|] Name() { if (_name is { } n) return n; await Task.Yield(); return "x"; }"""));
+
+    [Fact]
+    public Task Flags_a_method_that_never_suspends() =>
+        Verify.VerifyAsync(Code("""
+            #pragma warning disable CS1998
+                private async [|Task<decimal>|] Constant() { return 1.5m; }
+            #pragma warning restore CS1998
+            """));
+
+    [Fact]
+    public Task Flags_a_public_method_of_an_internal_type_and_a_private_protected_one() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+            internal class Inner
+            {
+                public async [|Task<long>|] M(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+            }
+            public class Outer
+            {
+                private protected async [|Task<long>|] N(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+            }
+            """);
+
+    [Fact]
+    public Task Flags_a_public_method_when_the_option_includes_public_api() =>
+        Verify.VerifyAsync(Code($$"""public async [|Task<decimal>|] GetAsync(string key) { {{CachedLookup}} }"""),
+            TestOptions.Default.WithEditorConfig("asynccost.AC0002.include_public", "true"));
+
+    [Fact]
+    public Task Flags_a_default_decimal_which_the_runtime_does_not_cache() =>
+        Verify.VerifyAsync(Code("private async [|Task<decimal>|] M(bool fast) { if (fast) return default; await Task.Yield(); return 1m; }"));
+
+    [Fact]
+    public Task Flags_a_synchronous_branch_behind_a_condition() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<decimal>|] M(int mode)
+                {
+                    switch (mode)
+                    {
+                        case 0: await Task.Delay(1); return 0.5m;
+                        default: return 2.5m;
+                    }
+                }
+            """));
+
+    [Fact]
+    public Task Flags_a_generic_result_and_a_method_nobody_calls_yet() =>
+        Verify.VerifyAsync(Code("private async [|Task<T>|] Echo<T>(T value, bool fast) { if (fast) return value; await Task.Yield(); return value; }"));
+
+    // ---- must not flag ----
+
+    [Fact]
+    public Task Ignores_public_api_by_default_including_protected_members() =>
+        Verify.VerifyAsync(Code($$"""
+                public async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                protected async Task<decimal> GetProtectedAsync(string key) { {{CachedLookup}} }
+            """));
+
+    [Fact]
+    public Task Ignores_bool_and_ints_the_runtime_caches() =>
+        Verify.VerifyAsync(Code("""
+                private async Task<bool> Flag(bool fast) { if (fast) return fast; await Task.Yield(); return false; }
+                private async Task<int> Small(bool fast) { if (fast) return 8; if (_count > 0) return -1; await Task.Yield(); return 1000; }
+                private async Task<string?> Null(bool fast) { if (fast) return null; await Task.Yield(); return "x"; }
+                private async Task<long> Zero(bool fast) { if (fast) return 0L; await Task.Yield(); return 5L; }
+            """));
+
+    [Fact]
+    public Task Ignores_methods_that_always_suspend() =>
+        Verify.VerifyAsync(Code("private async Task<decimal> M(string key) { var p = await LoadAsync(key); if (p > 0) return p; return 0.5m; }"));
+
+    [Fact]
+    public Task Ignores_overrides_virtuals_and_abstracts() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+            internal abstract class Base
+            {
+                protected virtual async Task<decimal> M(bool fast) { if (fast) return 1.5m; await Task.Yield(); return 2.5m; }
+                protected abstract Task<decimal> N();
+            }
+            internal class Derived : Base
+            {
+                protected override async Task<decimal> M(bool fast) { if (fast) return 1.5m; await Task.Yield(); return 2.5m; }
+                protected override async Task<decimal> N() { await Task.Yield(); return 1m; }
+            }
+            """);
+
+    [Fact]
+    public Task Ignores_interface_implementations() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+            internal interface IPrices { Task<decimal> Get(bool fast); Task<decimal> Explicit(bool fast); }
+            internal class Prices : IPrices
+            {
+                public async Task<decimal> Get(bool fast) { if (fast) return 1.5m; await Task.Yield(); return 2.5m; }
+                async Task<decimal> IPrices.Explicit(bool fast) { if (fast) return 1.5m; await Task.Yield(); return 2.5m; }
+            }
+            """);
+
+    [Fact]
+    public Task Ignores_a_method_group_converted_to_a_delegate() =>
+        Verify.VerifyAsync(Code($$"""
+                private async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                public Func<string, Task<decimal>> Getter() => GetAsync;
+            """));
+
+    [Fact]
+    public Task Ignores_a_caller_that_stores_the_task() =>
+        Verify.VerifyAsync(Code($$"""
+                private async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                public async Task<decimal> Caller() { var pending = GetAsync("MSFT"); return await pending + await GetAsync("X"); }
+            """));
+
+    [Fact]
+    public Task Ignores_a_caller_that_uses_WhenAll() =>
+        Verify.VerifyAsync(Code($$"""
+                private async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                public Task<decimal[]> Caller() => Task.WhenAll(GetAsync("MSFT"), GetAsync("AAPL"));
+            """));
+
+    [Fact]
+    public Task Ignores_Result_and_returning_the_task_from_a_non_async_method() =>
+        Verify.VerifyAsync(Code($$"""
+                private async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                private async Task<decimal> GetOtherAsync(string key) { {{CachedLookup}} }
+                public decimal Blocking() => GetAsync("MSFT").Result;
+                public Task<decimal> Forward() => GetOtherAsync("MSFT");
+            """));
+
+    [Fact]
+    public Task Ignores_non_generic_tasks_ValueTasks_and_non_async_methods() =>
+        Verify.VerifyAsync(Code("""
+                private async Task Plain(bool fast) { if (fast) return; await Task.Yield(); }
+                private async ValueTask<decimal> Value(bool fast) { if (fast) return 1.5m; await Task.Yield(); return 2.5m; }
+                private Task<decimal> NotAsync() => Task.FromResult(1.5m);
+            """));
+
+    [Fact]
+    public Task Ignores_a_synchronous_path_that_only_throws() =>
+        Verify.VerifyAsync(Code("private async Task<decimal> M(string? key) { if (key is null) throw new ArgumentNullException(nameof(key)); return await LoadAsync(key); }"));
+
+    [Fact]
+    public Task Does_not_crash_on_broken_code()
+    {
+        string[] broken =
+        [
+            "class C { private async System.Threading.Tasks.Task<decimal> M() { if (x) return 1m; await ; } }",
+            "class C { private async System.Threading.Tasks.Task<Missing> M() { return new Missing(); } void N() { Func<int> f = M; } }",
+            "class C { private async System.Threading.Tasks.Task<decimal> M( { return } decimal N() => M().Result; }",
+            "class C { private async System.Threading.Tasks.Task< M() => await Other(); }",
+        ];
+        return Task.WhenAll(broken.Select(Verify.VerifyNoCrashAsync));
+    }
+
+    [Fact]
+    public Task Fix_changes_the_return_type_and_callers_still_compile() =>
+        Fix.VerifyFixAsync(
+            Code($$"""
+                    private async [|Task<decimal>|] GetAsync(string key) { {{CachedLookup}} }
+                    public async Task<decimal> Caller() => await GetAsync("MSFT").ConfigureAwait(false) + await GetAsync("X");
+                """),
+            Code($$"""
+                    private async ValueTask<decimal> GetAsync(string key) { {{CachedLookup}} }
+                    public async Task<decimal> Caller() => await GetAsync("MSFT").ConfigureAwait(false) + await GetAsync("X");
+                """));
+}

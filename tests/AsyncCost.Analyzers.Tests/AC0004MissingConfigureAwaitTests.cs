@@ -1,0 +1,271 @@
+using AsyncCost.Analyzers.CodeFixes;
+using AsyncCost.Analyzers.Rules;
+using AsyncCost.Analyzers.Tests.Verification;
+using Microsoft.CodeAnalysis;
+using Verify = AsyncCost.Analyzers.Tests.Verification.AnalyzerVerifier<AsyncCost.Analyzers.Rules.AC0004MissingConfigureAwaitAnalyzer>;
+
+namespace AsyncCost.Analyzers.Tests;
+
+public class AC0004MissingConfigureAwaitTests
+{
+    private static string InLibrary(string members) => $$"""
+        using System;
+        using System.Collections.Generic;
+        using System.IO;
+        using System.Threading;
+        using System.Threading.Tasks;
+        public class Library
+        {
+        {{members}}
+            static Task<int> GetAsync() => Task.FromResult(1);
+            static ValueTask<int> GetValueAsync() => new(1);
+            static Task<Task<int>> GetNestedAsync() => Task.FromResult(GetAsync());
+            static async IAsyncEnumerable<int> StreamAsync() { yield return 1; await Task.CompletedTask.ConfigureAwait(false); }
+            static Task<Stream> OpenAsync() => Task.FromResult<Stream>(new MemoryStream());
+        }
+        """;
+
+    // ---- must flag ----
+
+    [Fact]
+    public Task Flags_await_of_Task() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"));
+
+    [Fact]
+    public Task Flags_await_of_Task_of_T() =>
+        Verify.VerifyAsync(InLibrary("async Task<int> M() => await [|GetAsync()|];"));
+
+    [Fact]
+    public Task Flags_await_of_ValueTask_and_ValueTask_of_T() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|default(ValueTask)|]; _ = await [|GetValueAsync()|]; }"));
+
+    [Fact]
+    public Task Flags_await_of_a_task_held_in_a_variable() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { var t = GetAsync(); await [|t|]; }"));
+
+    [Fact]
+    public Task Flags_both_awaits_of_await_await() =>
+        Verify.VerifyAsync(InLibrary("async Task<int> M() => await [|await [|GetNestedAsync()|]|];"));
+
+    [Fact]
+    public Task Flags_await_foreach_over_IAsyncEnumerable() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await foreach (var x in [|StreamAsync()|]) { } }"));
+
+    [Fact]
+    public Task Flags_await_foreach_with_only_WithCancellation() =>
+        Verify.VerifyAsync(InLibrary("async Task M(CancellationToken ct) { await foreach (var x in [|StreamAsync().WithCancellation(ct)|]) { } }"));
+
+    [Fact]
+    public Task Flags_await_using_declaration() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { [|await using|] var s = new MemoryStream(); }"));
+
+    [Fact]
+    public Task Flags_the_DisposeAsync_of_await_using_with_a_configured_initializer() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { [|await using|] var s = await OpenAsync().ConfigureAwait(false); }"));
+
+    [Fact]
+    public Task Flags_await_using_statement_both_forms() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task M(Stream given)
+                {
+                    [|await using|] (var s = new MemoryStream()) { }
+                    [|await using|] (given) { }
+                }
+            """));
+
+    [Fact]
+    public Task Flags_awaits_inside_lambdas_in_library_code() =>
+        Verify.VerifyAsync(InLibrary("Func<Task> M() => async () => await [|Task.Delay(1)|];"));
+
+    [Fact]
+    public Task Flags_apps_and_tests_in_always_mode() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
+            TestOptions.Default.WithBuildProperty("OutputType", "Exe").WithEditorConfig("asynccost.AC0004.mode", "always"));
+
+    [Fact]
+    public Task Flags_a_library_without_the_package_props_by_its_output_kind() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
+            TestOptions.Default with { BuildProperties = TestOptions.Default.BuildProperties });
+
+    // ---- must not flag ----
+
+    [Fact]
+    public Task Ignores_ConfigureAwait_false_and_true() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1).ConfigureAwait(false); await Task.Delay(1).ConfigureAwait(true); _ = await GetValueAsync().ConfigureAwait(false); }"));
+
+    [Fact]
+    public Task Ignores_ConfigureAwaitOptions_including_ForceYielding() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1).ConfigureAwait(ConfigureAwaitOptions.ForceYielding); await Task.Delay(1).ConfigureAwait(ConfigureAwaitOptions.None); }"));
+
+    [Fact]
+    public Task Ignores_Task_Yield() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Yield(); }"));
+
+    [Fact]
+    public Task Ignores_custom_awaitables_without_ConfigureAwait() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task M() { await new MyAwaitable(); }
+                public sealed class MyAwaitable { public System.Runtime.CompilerServices.TaskAwaiter GetAwaiter() => Task.CompletedTask.GetAwaiter(); }
+            """));
+
+    [Fact]
+    public Task Ignores_configured_await_foreach_in_either_order() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task M(CancellationToken ct)
+                {
+                    await foreach (var x in StreamAsync().ConfigureAwait(false)) { }
+                    await foreach (var x in StreamAsync().WithCancellation(ct).ConfigureAwait(false)) { }
+                    await foreach (var x in StreamAsync().ConfigureAwait(false).WithCancellation(ct)) { }
+                }
+            """));
+
+    [Fact]
+    public Task Ignores_configured_await_using() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task M()
+                {
+                    var s = new MemoryStream();
+                    await using var configured = s.ConfigureAwait(false);
+                    await using (s.ConfigureAwait(false)) { }
+                }
+            """));
+
+    [Fact]
+    public Task Ignores_console_apps() =>
+        Verify.VerifyAsync(InLibrary("public static void Main() { } async Task M() { await Task.Delay(1); }"), TestOptions.Default with { OutputKind = OutputKind.ConsoleApplication });
+
+    [Fact]
+    public Task Ignores_test_projects() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"), TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
+
+    [Fact]
+    public Task Ignores_never_mode() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"), TestOptions.Default.WithEditorConfig("asynccost.AC0004.mode", "never"));
+
+    [Fact]
+    public Task Ignores_Blazor_components_and_WPF_view_models_but_not_other_types() =>
+        Verify.VerifyAsync("""
+            using System.ComponentModel;
+            using System.Threading.Tasks;
+            namespace Microsoft.AspNetCore.Components { public abstract class ComponentBase { } public interface IComponent { } }
+            namespace System.Windows { public class DependencyObject { } }
+            public class Counter : Microsoft.AspNetCore.Components.ComponentBase
+            {
+                async Task OnClick() { await Task.Delay(1); }
+                class Nested { async Task M() { await Task.Delay(1); } }
+            }
+            public class Window : System.Windows.DependencyObject { async Task Load() { await Task.Delay(1); } }
+            public class ViewModel : INotifyPropertyChanged
+            {
+                public event PropertyChangedEventHandler? PropertyChanged;
+                async Task Refresh() { await Task.Delay(1); PropertyChanged?.Invoke(this, new("X")); }
+            }
+            public class Service { async Task M() { await [|Task.Delay(1)|]; } }
+            """);
+
+    [Fact]
+    public Task Ignores_view_models_only_when_a_XAML_framework_is_referenced() =>
+        Verify.VerifyAsync("""
+            using System.ComponentModel;
+            using System.Threading.Tasks;
+            public class Model : INotifyPropertyChanged
+            {
+                public event PropertyChangedEventHandler? PropertyChanged;
+                async Task Refresh() { await [|Task.Delay(1)|]; PropertyChanged?.Invoke(this, new("X")); }
+            }
+            """);
+
+    [Fact]
+    public Task Does_not_crash_on_broken_code()
+    {
+        string[] broken =
+        [
+            "class C { async System.Threading.Tasks.Task M() { await ; } }",
+            "class C { async System.Threading.Tasks.Task M() { await using var x = ; await foreach (var y in ) { } } }",
+            "class C { async System.Threading.Tasks.Task M() { await Undefined(); await using (Missing m = null) { } } }",
+            "class C { async void M() { await foreach (var x in 42) { } await using (var s = 1) { } }",
+        ];
+        return Task.WhenAll(broken.Select(Verify.VerifyNoCrashAsync));
+    }
+
+    // ---- fixes ----
+
+    [Fact]
+    public Task Fix_appends_ConfigureAwait_false_to_an_await() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAsync(
+            InLibrary("async Task<int> M() { await [|Task.Delay(1)|]; return await [|await [|GetNestedAsync()|]|]; }"),
+            InLibrary("async Task<int> M() { await Task.Delay(1).ConfigureAwait(false); return await (await GetNestedAsync().ConfigureAwait(false)).ConfigureAwait(false); }"));
+
+    [Fact]
+    public Task Fix_configures_await_foreach_after_WithCancellation() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAsync(
+            InLibrary("async Task M(CancellationToken ct) { await foreach (var x in [|StreamAsync().WithCancellation(ct)|]) { } }"),
+            InLibrary("async Task M(CancellationToken ct) { await foreach (var x in StreamAsync().WithCancellation(ct).ConfigureAwait(false)) { } }"));
+
+    [Fact]
+    public Task Fix_splits_await_using_declarations_keeping_the_variable_type() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAsync(
+            InLibrary("""
+                    async Task<long> M()
+                    {
+                        [|await using|] var s = await OpenAsync().ConfigureAwait(false);
+                        return s.Length;
+                    }
+                """),
+            InLibrary("""
+                    async Task<long> M()
+                    {
+                        var s = await OpenAsync().ConfigureAwait(false);
+                        await using var sDisposal = s.ConfigureAwait(false);
+                        return s.Length;
+                    }
+                """));
+
+    [Fact]
+    public Task Fix_All_handles_every_form_in_one_pass() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAllAsync(
+            InLibrary("""
+                    async Task<int> M(Stream given, CancellationToken ct)
+                    {
+                        [|await using|] var s = await [|OpenAsync()|];
+                        [|await using|] (var m = new MemoryStream())
+                        {
+                            await [|m.FlushAsync(ct)|];
+                        }
+                        [|await using|] (var m = new MemoryStream()) { }
+                        [|await using|] (given) { }
+                        await foreach (var x in [|StreamAsync()|]) { }
+                        return await [|await [|GetNestedAsync()|]|] + await [|GetValueAsync()|];
+                    }
+                """),
+            InLibrary("""
+                    async Task<int> M(Stream given, CancellationToken ct)
+                    {
+                        var s = await OpenAsync().ConfigureAwait(false);
+                        await using var sDisposal = s.ConfigureAwait(false);
+                        {
+                            var m = new MemoryStream();
+                            await using (m.ConfigureAwait(false))
+                            {
+                                await m.FlushAsync(ct).ConfigureAwait(false);
+                            }
+                        }
+
+                        {
+                            var m = new MemoryStream();
+                            await using (m.ConfigureAwait(false)) { }
+                        }
+
+                        await using (given.ConfigureAwait(false)) { }
+                        await foreach (var x in StreamAsync().ConfigureAwait(false)) { }
+                        return await (await GetNestedAsync().ConfigureAwait(false)).ConfigureAwait(false) + await GetValueAsync().ConfigureAwait(false);
+                    }
+                """));
+
+    [Fact]
+    public async Task Every_finding_carries_the_containing_method_key()
+    {
+        var diagnostics = await Verify.GetDiagnosticsAsync(InLibrary("async Task M() { await Task.Delay(1); }"));
+        Assert.Equal("Library.M", Assert.Single(diagnostics).Properties["AsyncCostMethod"]);
+    }
+}

@@ -1,0 +1,207 @@
+using AsyncCost.Analyzers.CodeFixes;
+using AsyncCost.Analyzers.Rules;
+using AsyncCost.Analyzers.Tests.Verification;
+using Verify = AsyncCost.Analyzers.Tests.Verification.AnalyzerVerifier<AsyncCost.Analyzers.Rules.AC0007BlockingWaitInAsyncAnalyzer>;
+
+namespace AsyncCost.Analyzers.Tests;
+
+public class AC0007BlockingWaitInAsyncTests
+{
+    public static TheoryData<string, string> MustFlag => new()
+    {
+        { "Thread.Sleep", """
+            async Task M() { await Task.Delay(1); [|Thread.Sleep(100)|]; }
+            """ },
+        { "Thread.Sleep(TimeSpan)", """
+            async Task M() { [|Thread.Sleep(TimeSpan.FromSeconds(1))|]; await Task.Delay(1); }
+            """ },
+        { "AutoResetEvent.WaitOne", """
+            async Task M(AutoResetEvent e) { [|e.WaitOne()|]; await Task.Delay(1); }
+            """ },
+        { "ManualResetEvent.WaitOne with a timeout", """
+            async Task<bool> M(ManualResetEvent e) { await Task.Delay(1); return [|e.WaitOne(500)|]; }
+            """ },
+        { "WaitHandle.WaitAll", """
+            async Task M(WaitHandle[] handles) { await Task.Delay(1); [|WaitHandle.WaitAll(handles)|]; }
+            """ },
+        { "SemaphoreSlim.Wait", """
+            async Task M(SemaphoreSlim gate) { [|gate.Wait()|]; try { await Task.Delay(1); } finally { gate.Release(); } }
+            """ },
+        { "SemaphoreSlim.Wait with a token", """
+            async Task M(SemaphoreSlim gate, CancellationToken ct) { [|gate.Wait(ct)|]; await Task.Delay(1, ct); gate.Release(); }
+            """ },
+        { "ManualResetEventSlim.Wait", """
+            async Task M(ManualResetEventSlim e) { await Task.Delay(1); [|e.Wait()|]; }
+            """ },
+        { "Monitor.Wait", """
+            readonly object _gate = new();
+            async Task M() { await Task.Delay(1); lock (_gate) { [|Monitor.Wait(_gate)|]; } }
+            """ },
+        { "Thread.Join", """
+            async Task M(Thread worker) { await Task.Delay(1); [|worker.Join()|]; }
+            """ },
+        { "CountdownEvent.Wait", """
+            async Task M(CountdownEvent done) { await Task.Delay(1); [|done.Wait()|]; }
+            """ },
+        { "BlockingCollection.Take", """
+            async Task<int> M(BlockingCollection<int> queue) { await Task.Delay(1); return [|queue.Take()|]; }
+            """ },
+        { "BlockingCollection.TryTake with an infinite timeout", """
+            async Task M(BlockingCollection<int> queue) { await Task.Delay(1); [|queue.TryTake(out var item, Timeout.Infinite)|]; }
+            """ },
+        { "BlockingCollection.GetConsumingEnumerable", """
+            async Task M(BlockingCollection<int> queue) { foreach (var item in [|queue.GetConsumingEnumerable()|]) { await Task.Delay(item); } }
+            """ },
+        { "async lambda", """
+            Func<Task> M() => async () => { [|Thread.Sleep(10)|]; await Task.Delay(1); };
+            """ },
+        { "async local function", """
+            Task M() { return Local(); async Task Local() { [|Thread.Sleep(10)|]; await Task.Delay(1); } }
+            """ },
+        { "async method without awaits still runs on the caller's thread", """
+            #pragma warning disable CS1998
+            async Task M() { [|Thread.Sleep(10)|]; }
+            """ },
+    };
+
+    public static TheoryData<string, string> MustNotFlag => new()
+    {
+        { "sync method", """
+            void M(SemaphoreSlim gate) { gate.Wait(); Thread.Sleep(10); gate.Release(); }
+            """ },
+        { "sync lambda handed to Task.Run", """
+            async Task M() { await Task.Run(() => Thread.Sleep(10)); }
+            """ },
+        { "sync local function declared in an async method", """
+            async Task M(AutoResetEvent e) { await Task.Run(Local); void Local() => e.WaitOne(); }
+            """ },
+        { "SemaphoreSlim.Wait(0) probe", """
+            async Task M(SemaphoreSlim gate) { if (gate.Wait(0)) { try { await Task.Delay(1); } finally { gate.Release(); } } }
+            """ },
+        { "SemaphoreSlim.Wait(TimeSpan.Zero) probe", """
+            async Task M(SemaphoreSlim gate) { if (gate.Wait(TimeSpan.Zero)) { await Task.Delay(1); gate.Release(); } }
+            """ },
+        { "WaitOne(0) probe", """
+            async Task<bool> M(ManualResetEvent e) { await Task.Delay(1); return e.WaitOne(0); }
+            """ },
+        { "TryTake without a timeout", """
+            async Task M(BlockingCollection<int> queue) { while (queue.TryTake(out var item)) { await Task.Delay(item); } }
+            """ },
+        { "the async equivalents", """
+            async Task M(SemaphoreSlim gate, System.Threading.Channels.Channel<int> channel) { await gate.WaitAsync(); await Task.Delay(10); await channel.Reader.ReadAsync(); gate.Release(); }
+            """ },
+        { "EF Core-style Add with an AddAsync twin", """
+            sealed class Blog { }
+            sealed class DbSet<T> { public void Add(T item) { } public ValueTask AddAsync(T item) => default; }
+            sealed class DbContext { public DbSet<Blog> Blogs { get; } = new(); public Task<int> SaveChangesAsync() => Task.FromResult(1); }
+            async Task M(DbContext db) { db.Blogs.Add(new Blog()); await db.SaveChangesAsync(); }
+            """ },
+        { "BlockingCollection.Add and signalling calls", """
+            async Task M(BlockingCollection<int> queue, ManualResetEventSlim e, SemaphoreSlim gate) { queue.Add(1); e.Set(); gate.Release(); await Task.Delay(1); }
+            """ },
+        { "Thread.Sleep(0)", """
+            async Task M() { Thread.Sleep(0); await Task.Delay(1); }
+            """ },
+        { "Task.Wait is AC0006's, not this rule's", """
+            async Task M(Task t) { t.Wait(); await Task.Delay(1); }
+            """ },
+        { "a user-defined Wait", """
+            sealed class Gate { public void Wait() { } }
+            async Task M(Gate gate) { gate.Wait(); await Task.Delay(1); }
+            """ },
+    };
+
+    [Theory]
+    [MemberData(nameof(MustFlag))]
+    public Task Flags(string name, string members)
+    {
+        _ = name;
+        return Verify.VerifyAsync(Snippet.InClass(members));
+    }
+
+    [Theory]
+    [MemberData(nameof(MustNotFlag))]
+    public Task Does_not_flag(string name, string members)
+    {
+        _ = name;
+        return Verify.VerifyAsync(Snippet.InClass(members));
+    }
+
+    [Theory]
+    [InlineData("async Task M() { Thread.Sleep(; }")]
+    [InlineData("async Task M(SemaphoreSlim s) { s.Wait(0, ); await }")]
+    [InlineData("async Task M() { Undefined.WaitOne(); }")]
+    [InlineData("async Task M(BlockingCollection<int> q) { q.TryTake(out var x, ) }")]
+    [InlineData("async Task M() => Monitor.Wait();")]
+    public Task Survives_broken_code(string members) => Verify.VerifyNoCrashAsync(Snippet.InClass(members));
+
+    [Fact]
+    public async Task Message_names_the_wait_and_its_async_equivalent()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("async Task M(SemaphoreSlim s) { s.Wait(); await Task.Delay(1); }")));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("SemaphoreSlim.Wait", message, StringComparison.Ordinal);
+        Assert.Contains("WaitAsync", message, StringComparison.Ordinal);
+        Assert.Equal("C.M", diagnostic.Properties["AsyncCostMethod"]);
+    }
+
+    [Fact]
+    public Task Fix_replaces_Thread_Sleep_with_Task_Delay() =>
+        CodeFixVerifier<AC0007BlockingWaitInAsyncAnalyzer, AC0007BlockingWaitInAsyncCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task M(TimeSpan pause)
+                {
+                    [|Thread.Sleep(100)|];
+                    [|Thread.Sleep(pause)|];
+                    await Task.Delay(1);
+                }
+            """),
+            Snippet.InClass("""
+                async Task M(TimeSpan pause)
+                {
+                    await Task.Delay(100);
+                    await Task.Delay(pause);
+                    await Task.Delay(1);
+                }
+            """));
+
+    [Fact]
+    public Task Fix_replaces_SemaphoreSlim_Wait_with_WaitAsync_keeping_arguments_and_results() =>
+        CodeFixVerifier<AC0007BlockingWaitInAsyncAnalyzer, AC0007BlockingWaitInAsyncCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task<bool> M(SemaphoreSlim gate, CancellationToken ct)
+                {
+                    [|gate.Wait(ct)|];
+                    gate.Release();
+                    if (![|gate.Wait(100, ct)|])
+                    {
+                        return false;
+                    }
+                    await Task.Delay(1, ct);
+                    return true;
+                }
+            """),
+            Snippet.InClass("""
+                async Task<bool> M(SemaphoreSlim gate, CancellationToken ct)
+                {
+                    await gate.WaitAsync(ct);
+                    gate.Release();
+                    if (!await gate.WaitAsync(100, ct))
+                    {
+                        return false;
+                    }
+                    await Task.Delay(1, ct);
+                    return true;
+                }
+            """));
+
+    [Fact]
+    public async Task No_fix_inside_a_lock_where_await_is_not_allowed()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("""
+            readonly object _gate = new();
+            async Task M() { await Task.Delay(1); lock (_gate) { Thread.Sleep(1); } }
+            """)));
+        Assert.False(diagnostic.Properties.ContainsKey("AsyncCostCanAwait"));
+    }
+}

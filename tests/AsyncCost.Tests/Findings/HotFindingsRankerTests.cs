@@ -1,0 +1,99 @@
+using AsyncCost.Findings;
+using AsyncCost.Report;
+
+namespace AsyncCost.Tests.Findings;
+
+public class HotFindingsRankerTests
+{
+    private static AnalyzerFinding Finding(string rule, string? methodKey, FindingCostKind kind, int line = 1) =>
+        new(rule, "warning", rule, "/src/App.cs", line, 1, methodKey, kind);
+
+    private static Figure Sampled(double value) => new() { Value = value, ErrorBound = value * 0.05, Samples = 1000, Sampled = true, Source = FigureSource.AllocationPass };
+
+    private static Figure Exact(double value, FigureSource source = FigureSource.HopPass) => Figure.Exact(value, source);
+
+    private static AsyncCostReport Measured(params MethodCost[] methods) => new()
+    {
+        Source = new ReportSource { Kind = SourceKind.TraceFile },
+        Methods = methods,
+    };
+
+    [Fact]
+    public void Findings_are_ranked_by_their_methods_share_of_the_cost_their_rule_is_about()
+    {
+        var report = Measured(
+            new MethodCost { MethodKey = "App.Cache.GetAsync", DisplayName = "App.Cache.GetAsync", Calls = Exact(1000), Bytes = Sampled(90_000), Hops = Exact(10) },
+            new MethodCost { MethodKey = "App.Pipe.RunAsync", DisplayName = "App.Pipe.RunAsync", Calls = Exact(10), Bytes = Sampled(10_000), Hops = Exact(990) });
+        var findings = new[]
+        {
+            Finding("AC0002", "App.Cache.GetAsync", FindingCostKind.Allocations),
+            Finding("AC0005", "App.Pipe.RunAsync", FindingCostKind.Hops),
+            Finding("AC0004", "App.Cache.GetAsync", FindingCostKind.Hops),
+        };
+
+        var ranked = HotFindingsRanker.Rank(findings, report).Findings;
+
+        Assert.Equal(["AC0005", "AC0002", "AC0004"], ranked.Select(h => h.Finding.RuleId));
+        Assert.Equal([1, 2, 3], ranked.Select(h => h.Rank));
+        Assert.Equal(0.99, ranked[0].Share!.Value, 3);
+        Assert.Equal(0.9, ranked[1].Share!.Value, 3);
+    }
+
+    [Fact]
+    public void Findings_in_methods_that_never_ran_come_last_as_not_exercised()
+    {
+        var report = Measured(new MethodCost { MethodKey = "App.Hot.RunAsync", DisplayName = "App.Hot.RunAsync", Calls = Exact(5), Hops = Exact(1) });
+        var findings = new[]
+        {
+            Finding("AC0001", "App.Cold.NeverAsync", FindingCostKind.Hops),
+            Finding("AC0001", "App.Hot.RunAsync", FindingCostKind.Hops),
+        };
+
+        var ranked = HotFindingsRanker.Rank(findings, report).Findings;
+
+        Assert.True(ranked[0].Exercised);
+        Assert.Equal("App.Hot.RunAsync", ranked[0].Method!.MethodKey);
+        Assert.False(ranked[1].Exercised);
+        Assert.Null(ranked[1].Method);
+        Assert.Null(ranked[1].Share);
+    }
+
+    [Fact]
+    public void A_cost_the_session_did_not_measure_gives_no_share_but_keeps_the_row_exercised()
+    {
+        // An allocation-only session: a hop rule's method ran, but hops were not measured.
+        var report = Measured(new MethodCost { MethodKey = "App.Pipe.RunAsync", DisplayName = "App.Pipe.RunAsync", Bytes = Sampled(500) });
+
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0005", "App.Pipe.RunAsync", FindingCostKind.Hops)], report).Findings);
+
+        Assert.True(hot.Exercised);
+        Assert.Null(hot.Share);
+    }
+
+    [Fact]
+    public void Rows_of_a_method_and_its_local_functions_join_as_one_member()
+    {
+        var report = Measured(
+            new MethodCost { MethodKey = "App.Prices.GetAsync", DisplayName = "App.Prices.GetAsync", Calls = Exact(100), Bytes = Sampled(3_000) },
+            new MethodCost { MethodKey = "App.Prices.GetAsync", DisplayName = "App.Prices.GetAsync.Slow", Calls = Exact(10), Bytes = Sampled(1_000) },
+            new MethodCost { MethodKey = "App.Other.RunAsync", DisplayName = "App.Other.RunAsync", Calls = Exact(1), Bytes = Sampled(4_000) });
+
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0009", "App.Prices.GetAsync", FindingCostKind.Allocations)], report).Findings);
+
+        Assert.Equal(110, hot.Method!.Calls!.Value);
+        Assert.Equal(4_000, hot.Method.Bytes!.Value);
+        Assert.Equal(0.5, hot.Share!.Value, 3);
+    }
+
+    [Fact]
+    public void An_untagged_rule_ranks_by_its_largest_measured_share()
+    {
+        var report = Measured(
+            new MethodCost { MethodKey = "App.A.M", DisplayName = "App.A.M", Bytes = Sampled(100), Hops = Exact(90) },
+            new MethodCost { MethodKey = "App.B.M", DisplayName = "App.B.M", Bytes = Sampled(900), Hops = Exact(10) });
+
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0099", "App.A.M", FindingCostKind.Unknown)], report).Findings);
+
+        Assert.Equal(0.9, hot.Share!.Value, 3);
+    }
+}

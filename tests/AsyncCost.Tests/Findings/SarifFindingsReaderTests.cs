@@ -1,0 +1,106 @@
+using AsyncCost.Findings;
+
+namespace AsyncCost.Tests.Findings;
+
+public class SarifFindingsReaderTests
+{
+    // The shape the C# compiler writes with -p:ErrorLog=build.sarif%2Cversion=2.1 (trimmed).
+    private const string Sarif21 = """
+        {
+          "$schema": "http://json.schemastore.org/sarif-2.1.0",
+          "version": "2.1.0",
+          "runs": [{
+            "results": [
+              { "ruleId": "AC0005", "level": "warning", "message": { "text": "Task.Yield in a loop" },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": "file:///src/Pipeline.cs" },
+                  "region": { "startLine": 12, "startColumn": 17, "endLine": 12, "endColumn": 40 } } }],
+                "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Pipeline.RunAsync" } } },
+              { "ruleId": "AC0005", "level": "warning", "message": { "text": "Task.Yield in a loop" },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": "file:///src/Pipeline.cs" },
+                  "region": { "startLine": 12, "startColumn": 17 } } }],
+                "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Pipeline.RunAsync" } } },
+              { "ruleId": "CA1822", "level": "note", "message": { "text": "Mark members as static" },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": "file:///src/Pipeline.cs" },
+                  "region": { "startLine": 3, "startColumn": 5 } } }] },
+              { "ruleId": "AC0002", "level": "note", "message": { "text": "ValueTask fits" },
+                "properties": { "customProperties": { "AsyncCostMethod": "Chatty.Cache.GetAsync" } } }
+            ],
+            "tool": { "driver": { "name": "Microsoft (R) Visual C# Compiler", "rules": [
+              { "id": "AC0005", "properties": { "category": "Performance", "tags": ["AsyncCost.Cost.Hops"] } },
+              { "id": "AC0002", "properties": { "category": "Performance", "tags": ["AsyncCost.Cost.Allocations"] } },
+              { "id": "CA1822", "properties": { "category": "Performance", "tags": ["PortedFromFxCop"] } }
+            ] } }
+          }]
+        }
+        """;
+
+    // The compiler's default (1.0) format.
+    private const string Sarif10 = """
+        {
+          "version": "1.0.0",
+          "runLogs": [],
+          "runs": [{
+            "results": [
+              { "ruleId": "AC0006", "level": "warning", "message": "Blocking on a task",
+                "locations": [{ "resultFile": { "uri": "file:///src/Program.cs", "region": { "startLine": 7, "startColumn": 9 } } }],
+                "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Program.Consume" } } }
+            ]
+          }]
+        }
+        """;
+
+    [Fact]
+    public void Reads_AsyncCost_findings_with_location_join_key_and_cost_kind()
+    {
+        var findings = SarifFindingsReader.Parse(Sarif21, "build.sarif");
+
+        var yield = findings[0];
+        Assert.Equal("AC0005", yield.RuleId);
+        Assert.Equal("warning", yield.Level);
+        Assert.Equal("Task.Yield in a loop", yield.Message);
+        Assert.Equal("/src/Pipeline.cs", yield.FilePath);
+        Assert.Equal(12, yield.Line);
+        Assert.Equal(17, yield.Column);
+        Assert.Equal("Chatty.Pipeline.RunAsync", yield.MethodKey);
+        Assert.Equal(FindingCostKind.Hops, yield.CostKind);
+    }
+
+    [Fact]
+    public void Drops_duplicate_results_and_results_without_a_join_key()
+    {
+        var findings = SarifFindingsReader.Parse(Sarif21, "build.sarif");
+
+        Assert.Equal(["AC0005", "AC0002"], findings.Select(f => f.RuleId));
+        Assert.Null(findings[1].FilePath);
+        Assert.Equal(FindingCostKind.Allocations, findings[1].CostKind);
+    }
+
+    [Fact]
+    public void Reads_the_compilers_default_SARIF_1_0_format()
+    {
+        var finding = Assert.Single(SarifFindingsReader.Parse(Sarif10, "build.sarif"));
+
+        Assert.Equal(("AC0006", "Blocking on a task", "/src/Program.cs", 7), (finding.RuleId, finding.Message, finding.FilePath, finding.Line));
+        Assert.Equal(FindingCostKind.Unknown, finding.CostKind);
+    }
+
+    [Theory]
+    [InlineData("not json at all")]
+    [InlineData("""{ "version": "2.1.0" }""")]
+    [InlineData("[1, 2, 3]")]
+    [InlineData("""{ "runs": [{ "results": [""")]
+    public void Rejects_what_is_not_a_SARIF_log_with_a_typed_error(string text)
+    {
+        var error = Assert.Throws<FindingsFileInvalidException>(() => SarifFindingsReader.Parse(text, "build.sarif"));
+        Assert.Equal(AsyncCostErrorKind.FindingsFileInvalid, error.Kind);
+        Assert.Contains("build.sarif", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_missing_file_is_a_typed_error()
+    {
+        var path = Path.Combine(Path.GetTempPath(), Guid.NewGuid() + ".sarif");
+        var error = Assert.Throws<FindingsFileNotFoundException>(() => SarifFindingsReader.Read(path));
+        Assert.Equal(AsyncCostErrorKind.FindingsFileNotFound, error.Kind);
+    }
+}
