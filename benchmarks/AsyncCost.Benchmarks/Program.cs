@@ -1,10 +1,13 @@
 using AsyncCost.Benchmarks.ContextSwitches;
 using AsyncCost.Benchmarks.Infrastructure;
+using AsyncCost.Benchmarks.Report;
 using BenchmarkDotNet.Running;
 
-// Two modes: `context-switch-console` (seed 000's own method); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
+// Three modes: `report` (exports -> RESULTS.md, charts, CostModel.cs, docs figures), `context-switch-console` (seed 000's
+// own method); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
 return args switch
 {
+    ["report", .. var rest] => ReportCommand.Run(rest),
     ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
     _ => RunBenchmarks(args),
 };

@@ -15,6 +15,10 @@ namespace AsyncCost.Benchmarks.Infrastructure;
 /// </summary>
 public static class BenchmarkConfig
 {
+    /// <summary>The category every suite reproducing a seed carries (beside its own), so the full run can select them:
+    /// <c>--anyCategories seeds</c>.</summary>
+    public const string SeedsCategory = "seeds";
+
     /// <summary>
     /// The job of the documented full run (see <see cref="FullRunJobAttribute"/>): a few warm-up and measured
     /// iterations per case instead of BenchmarkDotNet's adaptive defaults, so all suites fit in ~25 minutes on 2 cores.
