@@ -50,8 +50,11 @@ public static class ReportCommand
         var figures = CostFigures.From(main);
         var chartsFolder = Path.Combine(Path.GetDirectoryName(output)!, "charts");
         Directory.CreateDirectory(chartsFolder);
+        var runConditions = Path.Combine(results, ResultsLayout.RunConditionsFile);
         var document = new ResultsDocument(main, runtimeAsync, consoleRun,
-            File.Exists(runtimeAsyncNote) ? File.ReadAllText(runtimeAsyncNote).Trim() : null, figures);
+            File.Exists(runtimeAsyncNote) ? File.ReadAllText(runtimeAsyncNote).Trim() : null,
+            File.Exists(runConditions) ? File.ReadAllLines(runConditions).Where(l => l.Length > 0).ToList() : [],
+            figures);
         var charts = document.WriteCharts(chartsFolder);
         File.WriteAllText(output, document.Render(Path.GetRelativePath(Path.GetDirectoryName(output)!, chartsFolder), charts));
         Console.WriteLine($"Wrote {Path.GetRelativePath(root, output)} and {charts.Count} chart(s) in {Path.GetRelativePath(root, chartsFolder)}");
@@ -96,4 +99,5 @@ public static class ResultsLayout
     public const string RuntimeAsyncFolder = "runtime-async";
     public const string ConsoleRunFile = "context-switch-console.json";
     public const string RuntimeAsyncNoteFile = "runtime-async-build.txt";
+    public const string RunConditionsFile = "run-conditions.txt";
 }

@@ -14,6 +14,7 @@ public sealed partial class ResultsDocument(
     BenchmarkExports runtimeAsync,
     ConsoleRun? consoleRun,
     string? runtimeAsyncBuildNote,
+    IReadOnlyList<string> runConditions,
     CostFigures figures)
 {
     private readonly List<Comparison> _comparisons = [];
@@ -60,6 +61,8 @@ public sealed partial class ResultsDocument(
         text.Line($"| runtime | {host.Runtime} |");
         text.Line($"| BenchmarkDotNet | {host.BenchmarkDotNetVersion} |");
         text.AppendLine("| conditions | a 2-core VM shared with other build jobs: absolute times are noisy, so the comparisons that matter are ratios taken side by side in one run (BenchmarkDotNet's Ratio column) |");
+        foreach (var condition in runConditions)
+            text.Line($"| full run | {condition} |");
         text.AppendLine();
     }
 
