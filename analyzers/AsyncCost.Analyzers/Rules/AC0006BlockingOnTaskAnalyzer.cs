@@ -371,6 +371,27 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                         || ImpliesComparison(comparison.RightOperand, comparison.LeftOperand, task, equalsWhen);
                 case IPropertyReferenceOperation property when value && Array.IndexOf(CompletionProperties, property.Property.Name) >= 0:
                     return task.Equals(TaskReference.Of(property.Instance));
+                case IIsPatternOperation isPattern:
+                    return PatternImplies(isPattern.Value, isPattern.Pattern, task, value);
+                default:
+                    return false;
+            }
+        }
+
+        // `t.IsCompleted is true`, `t.IsCompleted is not false`, `t is { IsCompletedSuccessfully: true }`.
+        private bool PatternImplies(IOperation input, IPatternOperation pattern, TaskReference task, bool matched)
+        {
+            switch (pattern)
+            {
+                case INegatedPatternOperation negated:
+                    return PatternImplies(input, negated.Pattern, task, !matched);
+                case IConstantPatternOperation { Value.ConstantValue: { HasValue: true, Value: bool constant } }:
+                    return Implies(input, task, matched ? constant : !constant);
+                case IRecursivePatternOperation recursive when matched && task.Equals(TaskReference.Of(input)):
+                    return recursive.PropertySubpatterns.Any(sub =>
+                        sub.Member is IPropertyReferenceOperation member
+                        && Array.IndexOf(CompletionProperties, member.Property.Name) >= 0
+                        && sub.Pattern is IConstantPatternOperation { Value.ConstantValue: { HasValue: true, Value: true } });
                 default:
                     return false;
             }
