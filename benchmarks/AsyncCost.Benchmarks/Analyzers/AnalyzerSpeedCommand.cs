@@ -41,8 +41,9 @@ public static class AnalyzerSpeedCommand
 
         var rules = AsyncCostRules.All();
         Console.WriteLine($"{Name}: {rules.Length} rules ({string.Join(", ", rules.Select(AsyncCostRules.Id))}), corpus of about {lines:N0} lines, then each file doubled, median of {repeat}");
-        _ = Measure(AsyncCorpus.Generate(AsyncCorpus.MinimumLines), rules, repeat: 1); // JIT warm-up of the compiler and the rules
+        // Warm-up at full size: the compiler's and the rules' code must reach its optimized JIT tier before timing.
         var corpus = AsyncCorpus.Generate(lines);
+        _ = Measure(corpus, rules, repeat: 1);
         var small = Measure(corpus, rules, repeat);
         var large = Measure(corpus.Doubled(), rules, repeat);
 
