@@ -82,16 +82,16 @@ public static class Descriptors
         RuleIds.ElidableStateMachine,
         CostKind.Allocations,
         "Async state machine can be elided",
-        "'{0}' only awaits and returns one task; return it directly to skip the state machine (" + CostModel.SuspendingAwaitBytes + " per suspending call)",
+        "'{0}' only awaits one task of its own return type; return that task directly to skip the async state machine (" + CostModel.SuspendingAwaitBytes + " per suspending call)",
         Categories.Performance,
-        DiagnosticSeverity.Hidden,
-        "A method whose only work is 'return await X' can return X, at the price of its frame in exception stack traces.");
+        DiagnosticSeverity.Info,
+        "A method whose only work is 'return await X' can return X. Disputed advice: the method's frame leaves exception stack traces, and exceptions thrown while computing X surface synchronously.");
 
     public static readonly DiagnosticDescriptor FastPathClosure = Create(
         RuleIds.FastPathClosure,
         CostKind.Allocations,
         "Fast path allocates the async local function's closure",
-        "Local function '{0}' captures {1}, so a closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
+        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
         Categories.Performance,
         DiagnosticSeverity.Warning,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");

@@ -24,14 +24,17 @@ internal static class SampleMain
             return 2;
         }
 
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         budget.Start();
         SampleResult result = await run(budget);
         double seconds = budget.Elapsed.TotalSeconds;
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
 
         // The first line varies from run to run; the second is the same for a sample and its twin given --operations.
+        // Allocations are the whole process's (runtime and timers included), divided by the operations.
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"{sampleName}: {result.Operations} {operationName} in {seconds:F2} s, throughput {result.Operations / seconds:F0} ops/s"));
+            $"{sampleName}: {result.Operations} {operationName} in {seconds:F2} s, throughput {result.Operations / seconds:F0} ops/s, allocated {(double)allocated / result.Operations:F0} B/op"));
         Console.WriteLine($"result: {result.Result}");
         return 0;
     }

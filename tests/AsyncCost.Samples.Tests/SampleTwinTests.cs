@@ -17,8 +17,8 @@ public sealed class SampleTwinTests(BuiltSamples samples)
 
         Assert.True(costly.ExitCode == 0, costly.ToString());
         Assert.True(fixedTwin.ExitCode == 0, fixedTwin.ToString());
-        Assert.Matches($@"^{sample}: {operations} \w+ in [0-9.]+ s, throughput [0-9]+ ops/s$", Line(costly, 0));
-        Assert.Matches($@"^{sample}: {operations} \w+ in [0-9.]+ s, throughput [0-9]+ ops/s$", Line(fixedTwin, 0));
+        Assert.Matches($@"^{sample}: {operations} \w+ in [0-9.]+ s, throughput [0-9]+ ops/s, allocated [0-9]+ B/op$", Line(costly, 0));
+        Assert.Matches($@"^{sample}: {operations} \w+ in [0-9.]+ s, throughput [0-9]+ ops/s, allocated [0-9]+ B/op$", Line(fixedTwin, 0));
         Assert.StartsWith("result: ", Line(costly, 1), StringComparison.Ordinal);
         Assert.Equal(Line(costly, 1), Line(fixedTwin, 1));
     }
@@ -33,7 +33,7 @@ public sealed class SampleTwinTests(BuiltSamples samples)
         CommandResult run = await RunSampleAsync(sample, "--duration", "300ms");
 
         Assert.True(run.ExitCode == 0, run.ToString());
-        Assert.Matches(@" [1-9][0-9]* \w+ in [0-9.]+ s, throughput [0-9]+ ops/s$", Line(run, 0));
+        Assert.Matches(@" [1-9][0-9]* \w+ in [0-9.]+ s, throughput [0-9]+ ops/s, allocated [0-9]+ B/op$", Line(run, 0));
     }
 
     [Theory]

@@ -23,7 +23,8 @@ public enum GeneratedTypeKind
 /// A compiler-generated async type name turned back into the user's method.
 /// <see cref="MethodKey"/> is the join key shared with the analyzer (SARIF property "AsyncCostMethod"):
 /// namespace-qualified, nested types joined with '.', no generic arity or arguments, lambdas and local functions
-/// attributed to their enclosing member (top-level statements' <c>&lt;Main&gt;$</c> becomes <c>Main</c>).
+/// attributed to their enclosing member. Top-level statements keep the compiler's member name <c>&lt;Main&gt;$</c> in the key
+/// (that is the symbol name the analyzer sees) and show as <c>Main</c>.
 /// </summary>
 public sealed record AsyncMethodName
 {
@@ -33,7 +34,7 @@ public sealed record AsyncMethodName
     /// <summary>The containing type for display, with generic parameters: "Ns.Cache&lt;T&gt;".</summary>
     public required string TypeDisplayName { get; init; }
 
-    /// <summary>The user-declared member ("GetAsync"; "Main" for top-level statements); null for a closure whose member is known only by ordinal.</summary>
+    /// <summary>The user-declared member as the compiler names it ("GetAsync", "&lt;Main&gt;$" for top-level statements); null for a closure whose member is known only by ordinal.</summary>
     public string? MemberName { get; init; }
 
     /// <summary>The local function's name, or "lambda" for an async lambda; null for a plain async method.</summary>
@@ -53,7 +54,9 @@ public sealed record AsyncMethodName
     {
         get
         {
-            var name = MemberName is null ? TypeDisplayName + ".<closure #" + MemberOrdinal?.ToString(CultureInfo.InvariantCulture) + ">" : TypeDisplayName + "." + MemberName;
+            var name = MemberName is null
+                ? TypeDisplayName + ".<closure #" + MemberOrdinal?.ToString(CultureInfo.InvariantCulture) + ">"
+                : TypeDisplayName + "." + (MemberName == TopLevelEntryPoint ? "Main" : MemberName);
             return LocalName is null ? name : name + "." + LocalName;
         }
     }
@@ -138,7 +141,7 @@ public sealed record AsyncMethodName
                 TypeKey = "",
                 TypeDisplayName = "",
                 Kind = GeneratedTypeKind.StateMachine,
-                MemberName = NormalizeMemberName(inner),
+                MemberName = inner,
                 MemberOrdinal = suffix.Length > 3 ? LeadingOrdinal(suffix[3..]) : null,
             };
         }
@@ -156,7 +159,7 @@ public sealed record AsyncMethodName
                 TypeKey = "",
                 TypeDisplayName = "",
                 Kind = GeneratedTypeKind.LocalFunctionStateMachine,
-                MemberName = NormalizeMemberName(member),
+                MemberName = member,
                 LocalName = bar < 0 ? rest[3..] : rest[3..bar],
                 MemberOrdinal = bar < 0 ? null : LeadingOrdinal(rest[(bar + 1)..]),
             };
@@ -168,7 +171,7 @@ public sealed record AsyncMethodName
                 TypeKey = "",
                 TypeDisplayName = "",
                 Kind = GeneratedTypeKind.LambdaStateMachine,
-                MemberName = NormalizeMemberName(member),
+                MemberName = member,
                 LocalName = "lambda",
                 MemberOrdinal = LeadingOrdinal(rest[3..]),
             };
@@ -176,8 +179,8 @@ public sealed record AsyncMethodName
         return null;
     }
 
-    /// <summary>Top-level statements compile to "&lt;Main&gt;$"; users know it as Main.</summary>
-    private static string NormalizeMemberName(string member) => member == "<Main>$" ? "Main" : member;
+    /// <summary>The compiler's name for the entry point of top-level statements; users know it as Main.</summary>
+    private const string TopLevelEntryPoint = "<Main>$";
 
     /// <summary>Splits "&lt;inner&gt;suffix" at the bracket matching the first '&lt;'.</summary>
     private static bool TrySplitBracketed(string text, out string inner, out string suffix)

@@ -77,6 +77,9 @@ public sealed class MethodCost
     /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
     public Figure? Calls { get; init; }
 
+    /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
+    public Figure? SuspendingCalls { get; init; }
+
     /// <summary>Estimated bytes allocated by the method's async machinery (allocation pass), null when that pass did not run.</summary>
     public Figure? Bytes { get; init; }
 
@@ -89,14 +92,14 @@ public sealed class MethodCost
     /// <summary>Blocking waits on this method's tasks (TaskWaitBegin with a synchronous wait; hop pass), null when that pass did not run.</summary>
     public Figure? BlockingWaits { get; init; }
 
-    /// <summary>Bytes per call, when both figures exist and calls &gt; 0.</summary>
-    public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } ? Bytes.Value / Calls.Value : null;
+    /// <summary>Bytes per call, when bytes and calls come from the same pass and calls &gt; 0.</summary>
+    public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } && Calls.Source == Bytes.Source ? Bytes.Value / Calls.Value : null;
 
-    /// <summary>Objects per call, when both figures exist and calls &gt; 0.</summary>
-    public double? ObjectsPerCall => Objects is not null && Calls is { Value: > 0 } ? Objects.Value / Calls.Value : null;
+    /// <summary>Objects per call, when objects and calls come from the same pass and calls &gt; 0.</summary>
+    public double? ObjectsPerCall => Objects is not null && Calls is { Value: > 0 } && Calls.Source == Objects.Source ? Objects.Value / Calls.Value : null;
 
-    /// <summary>Hops per call, when both figures exist and calls &gt; 0.</summary>
-    public double? HopsPerCall => Hops is not null && Calls is { Value: > 0 } ? Hops.Value / Calls.Value : null;
+    /// <summary>Hops per suspending call (both from the hop pass), when it had any.</summary>
+    public double? HopsPerCall => Hops is not null && SuspendingCalls is { Value: > 0 } ? Hops.Value / SuspendingCalls.Value : null;
 
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
     public double? ShareOfAsyncBytes { get; init; }

@@ -1,5 +1,3 @@
-using Microsoft.Diagnostics.NETCore.Client;
-
 namespace AsyncCost.Sessions;
 
 /// <summary>A .NET process that publishes a diagnostics endpoint.</summary>
@@ -15,7 +13,7 @@ public static class DotNetProcesses
     public static IReadOnlyList<DotNetProcessInfo> List()
     {
         var result = new List<DotNetProcessInfo>();
-        foreach (var pid in PublishedProcessIds().Order())
+        foreach (var pid in DiagnosticEndpoints.Published().Order())
         {
             try
             {
@@ -32,24 +30,5 @@ public static class DotNetProcesses
             }
         }
         return result;
-    }
-
-    private static List<int> PublishedProcessIds()
-    {
-        try
-        {
-            return DiagnosticsClient.GetPublishedProcesses().ToList();
-        }
-        catch (IOException)
-        {
-            // DiagnosticsClient reads every /proc/PID/environ and throws on one it cannot read (ESRCH for kernel
-            // threads when running as root): fall back to the runtime's socket names, dotnet-diagnostic-PID-DISAMBIGUATION-socket.
-            return Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket")
-                .Select(path => Path.GetFileName(path).Split('-'))
-                .Select(parts => parts.Length >= 4 && int.TryParse(parts[2], System.Globalization.CultureInfo.InvariantCulture, out var pid) ? pid : 0)
-                .Where(pid => pid > 0 && Directory.Exists("/proc/" + pid.ToString(System.Globalization.CultureInfo.InvariantCulture)))
-                .Distinct()
-                .ToList();
-        }
     }
 }

@@ -25,6 +25,9 @@ public sealed class SessionOptions
     /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind).</summary>
     public int BufferSizeMb { get; init; } = 256;
 
+    /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
+    internal bool ForceAllocationTick { get; init; }
+
     /// <summary>Interval of System.Runtime counters in seconds.</summary>
     public int CounterIntervalSeconds { get; init; } = 1;
 }

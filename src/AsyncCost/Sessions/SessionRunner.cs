@@ -1,16 +1,435 @@
+using System.ComponentModel;
+using System.Diagnostics;
+using AsyncCost.Attribution;
+using AsyncCost.Events;
+using AsyncCost.Os;
 using AsyncCost.Report;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
 
 namespace AsyncCost.Sessions;
 
 /// <summary>Runs the passes of a session (attach, launch, or trace files) and builds the report.</summary>
 internal static class SessionRunner
 {
-    public static Task<AsyncCostReport> AttachAsync(int processId, SessionOptions options, CancellationToken cancellationToken)
-        => throw new NotSupportedException("Attach is being implemented.");
+    /// <summary>An attached session without a duration alternates its passes in slices of this length until cancelled.</summary>
+    internal static readonly TimeSpan UnboundedSlice = TimeSpan.FromSeconds(5);
 
-    public static Task<AsyncCostReport> LaunchAsync(LaunchCommand command, SessionOptions options, CancellationToken cancellationToken)
-        => throw new NotSupportedException("Launch is being implemented.");
+    /// <summary>The runtime knob that makes the default diagnostic port wait for a ResumeRuntime command at start-up.</summary>
+    private const string SuspendVariable = "DOTNET_DefaultDiagnosticPortSuspend";
+
+    public static async Task<AsyncCostReport> AttachAsync(int processId, SessionOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        cancellationToken.ThrowIfCancellationRequested();
+        TargetProcess.EnsureTraceable(processId);
+        var passes = PassList(options.Passes);
+        var modules = new ModuleCatalog();
+        var mapped = TargetProcess.MappedFiles(processId);
+        foreach (var file in mapped)
+        {
+            modules.AddModule(file);
+        }
+        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
+        var warnings = new List<ReportWarning>();
+        var useTick = NeedsAllocationTick(runtimeVersion, options, warnings);
+        var accumulators = passes.Select(p => new PassAccumulator(p, modules)).ToList();
+        var monitor = ThreadSwitchMonitor.Start(processId);
+        var client = new DiagnosticsClient(processId);
+
+        // A bounded session gives each pass an equal share once; an unbounded one alternates slices until cancelled.
+        var slice = options.Duration is { } total ? total / passes.Count : passes.Count == 1 ? (TimeSpan?)null : UnboundedSlice;
+        var sliceCount = options.Duration is null && passes.Count > 1 ? int.MaxValue : passes.Count;
+        var stop = StopReason.DurationElapsed;
+        for (var i = 0; i < sliceCount; i++)
+        {
+            if (i > 0 && cancellationToken.IsCancellationRequested)
+            {
+                stop = StopReason.Canceled;
+                break;
+            }
+            var pass = accumulators[i % passes.Count];
+            var output = OutputFile(options.OutputTracePath, pass.Pass, passes.Count, i / passes.Count);
+            stop = await LiveSlice.RecordAsync(client, processId, pass, (i % passes.Count) + 1, passes.Count, slice, output, useTick, options, monitor, null,
+                cancellationToken).ConfigureAwait(false);
+            if (stop is StopReason.Canceled or StopReason.ProcessExited)
+            {
+                pass.CutShort = stop == StopReason.ProcessExited;
+                break;
+            }
+        }
+        if (stop == StopReason.DurationElapsed && options.Duration is null)
+        {
+            stop = StopReason.Canceled;
+        }
+
+        var cutShort = stop == StopReason.ProcessExited;
+        if (cutShort)
+        {
+            warnings.Add(new ReportWarning("cut-short", $"Process {processId} exited during the session: the figures cover only what was recorded before."));
+        }
+        var source = new ReportSource
+        {
+            Kind = SourceKind.Attach,
+            ProcessId = processId,
+            ProcessName = ProcessName(processId),
+            CommandLine = ProcFs.ReadCommandLine(processId),
+            RuntimeVersion = runtimeVersion,
+            TraceFiles = [.. accumulators.SelectMany(a => a.TraceFiles)],
+        };
+        var threads = monitor?.Results() ?? [];
+        CheckThreadIds(accumulators, threads, warnings);
+        return new ReportBuilder(modules).Build(source, [.. accumulators.Where(a => a.Reader.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
+            threads, stop, cutShort, warnings);
+    }
+
+    public static async Task<AsyncCostReport> LaunchAsync(LaunchCommand command, SessionOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        ArgumentNullException.ThrowIfNull(options);
+        cancellationToken.ThrowIfCancellationRequested();
+        var passes = PassList(options.Passes);
+        var modules = new ModuleCatalog();
+        var warnings = new List<ReportWarning>();
+        var accumulators = new List<PassAccumulator>();
+        IReadOnlyList<ThreadSwitches> threads = [];
+        var stop = StopReason.ProcessExited;
+        int? exitCode = null, processId = null;
+        string? runtimeVersion = null;
+        if (passes.Count > 1)
+        {
+            warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", passes.Select(p => p.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
+        }
+
+        for (var i = 0; i < passes.Count; i++)
+        {
+            var pass = new PassAccumulator(passes[i], modules);
+            accumulators.Add(pass);
+            using var child = StartChild(command);
+            stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
+            try
+            {
+                var target = await WaitForRuntimeAsync(child, command.ConnectTimeout, cancellationToken).ConfigureAwait(false);
+                processId = target;
+                var mapped = TargetProcess.MappedFiles(target);
+                foreach (var file in mapped)
+                {
+                    modules.AddModule(file);
+                }
+                runtimeVersion ??= TargetProcess.RuntimeVersion(mapped);
+                var useTick = NeedsAllocationTick(runtimeVersion, options, i == 0 ? warnings : []);
+                var monitor = ThreadSwitchMonitor.Start(target);
+                var client = new DiagnosticsClient(target);
+                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, options.Duration, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
+                    useTick, options, monitor, () => Resume(client), cancellationToken).ConfigureAwait(false);
+                if (i == 0 || threads.Count == 0)
+                {
+                    // Switches of the first pass: the hop pass's TPL tracing changes the process's own behaviour.
+                    threads = monitor?.Results() ?? [];
+                }
+            }
+            finally
+            {
+                await EndChildAsync(child, waitForExit: stop == StopReason.ProcessExited).ConfigureAwait(false);
+                exitCode = child.ExitCode;
+            }
+            if (stop == StopReason.Canceled)
+            {
+                break;
+            }
+        }
+
+        var source = new ReportSource
+        {
+            Kind = SourceKind.Launch,
+            ProcessId = processId,
+            ProcessName = Path.GetFileNameWithoutExtension(command.FileName),
+            CommandLine = string.Join(' ', command.Arguments.Prepend(command.FileName)),
+            RuntimeVersion = runtimeVersion,
+            TraceFiles = [.. accumulators.SelectMany(a => a.TraceFiles)],
+            ExitCode = exitCode,
+        };
+        return new ReportBuilder(modules).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
+    }
 
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
-        => throw new NotSupportedException("Reading traces is being implemented.");
+    {
+        ArgumentNullException.ThrowIfNull(traceFiles);
+        foreach (var file in traceFiles)
+        {
+            if (!File.Exists(file))
+            {
+                throw new TraceFileNotFoundException(file);
+            }
+        }
+        return Task.Run(() => ReadTraces(traceFiles, cancellationToken), cancellationToken);
+    }
+
+    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    {
+        var modules = new ModuleCatalog();
+        var results = new List<PassResult>();
+        var warnings = new List<ReportWarning>();
+        string? commandLine = null;
+        foreach (var file in traceFiles)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var reader = new EventReader(modules);
+            Exception? failure = null;
+            var clock = Stopwatch.StartNew();
+            try
+            {
+                using var source = new EventPipeEventSource(file);
+                using var stop = cancellationToken.Register(source.StopProcessing);
+                reader.Process(source);
+            }
+            catch (Exception e) when (e is not OperationCanceledException and not OutOfMemoryException)
+            {
+                // TraceEvent reports a damaged file with assorted exception types (format, end of stream, invalid data).
+                failure = e;
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            commandLine ??= reader.CommandLine;
+            var result = new PassResult
+            {
+                Pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations,
+                Reader = reader,
+                StartedAt = reader.StartedAt ?? File.GetLastWriteTimeUtc(file),
+                Duration = reader.Duration ?? clock.Elapsed,
+                Bytes = new FileInfo(file).Length,
+                TraceFile = file,
+                CutShort = failure is not null,
+            };
+            if (failure is not null)
+            {
+                results.Add(result);
+                var partial = Build(modules, traceFiles, results, warnings, commandLine, StopReason.TraceTruncated);
+                throw new TraceFileInvalidException(
+                    reader.Events > 0
+                        ? $"Trace file {file} is truncated or damaged after {reader.Events:N0} events: {failure.Message}"
+                        : $"{file} is not a readable .nettrace file: {failure.Message}",
+                    failure) { PartialReport = reader.Events > 0 ? partial : null };
+            }
+            results.Add(result);
+        }
+        return Build(modules, traceFiles, results, warnings, commandLine, StopReason.EndOfTrace);
+    }
+
+    private static AsyncCostReport Build(ModuleCatalog modules, IReadOnlyList<string> traceFiles, List<PassResult> results, List<ReportWarning> warnings, string? commandLine, StopReason stop)
+    {
+        var source = new ReportSource
+        {
+            Kind = SourceKind.TraceFile,
+            ProcessId = results.Select(r => r.Reader.ProcessId).FirstOrDefault(p => p is not null),
+            CommandLine = commandLine,
+            TraceFiles = [.. traceFiles],
+        };
+        // A report's passes run allocations first, whatever order the files came in.
+        var ordered = results.OrderBy(r => r.Pass == MeasurementPasses.Allocations ? 0 : 1).ToList();
+        return new ReportBuilder(modules).Build(source, ordered, [], stop, stop == StopReason.TraceTruncated, warnings);
+    }
+
+    private static Process StartChild(LaunchCommand command)
+    {
+        var start = new ProcessStartInfo(command.FileName)
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = command.StandardOutput is not null,
+            RedirectStandardError = command.StandardError is not null,
+            WorkingDirectory = command.WorkingDirectory ?? Environment.CurrentDirectory,
+        };
+        foreach (var argument in command.Arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+        foreach (var (name, value) in command.Environment)
+        {
+            start.Environment[name] = value;
+        }
+        start.Environment[SuspendVariable] = "1";
+        var child = new Process { StartInfo = start };
+        // Drain redirected output continuously: a child blocked on a full pipe never exits (diagnostics#1900).
+        if (command.StandardOutput is { } stdout)
+        {
+            child.OutputDataReceived += (_, e) => { if (e.Data is not null) { stdout(e.Data); } };
+        }
+        if (command.StandardError is { } stderr)
+        {
+            child.ErrorDataReceived += (_, e) => { if (e.Data is not null) { stderr(e.Data); } };
+        }
+        try
+        {
+            child.Start();
+        }
+        catch (Win32Exception e)
+        {
+            child.Dispose();
+            throw new CommandNotFoundException(command.FileName, e);
+        }
+        if (start.RedirectStandardOutput)
+        {
+            child.BeginOutputReadLine();
+        }
+        if (start.RedirectStandardError)
+        {
+            child.BeginErrorReadLine();
+        }
+        return child;
+    }
+
+    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone);
+    /// kills it (and what it started) when recording stopped early or it does not exit in time.</summary>
+    private static async Task EndChildAsync(Process child, bool waitForExit)
+    {
+        if (waitForExit)
+        {
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            try
+            {
+                await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // Still running: it is killed below.
+            }
+        }
+        if (!child.HasExited)
+        {
+            child.Kill(entireProcessTree: true);
+        }
+        await child.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+    }
+
+    /// <summary>Waits until the child (or, for a launcher script, its first .NET descendant) publishes its diagnostics endpoint.</summary>
+    private static async Task<int> WaitForRuntimeAsync(Process child, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            foreach (var published in DiagnosticEndpoints.Published())
+            {
+                if (IsSelfOrDescendant(published, child.Id))
+                {
+                    return published;
+                }
+            }
+            if (child.HasExited)
+            {
+                throw new NotDotNetProcessException($"{child.StartInfo.FileName} exited (code {child.ExitCode}) before a .NET runtime started in it.");
+            }
+            if (clock.Elapsed > timeout)
+            {
+                throw new NotDotNetProcessException($"{child.StartInfo.FileName} did not start a .NET runtime within {timeout.TotalSeconds:0} s.");
+            }
+            await Task.Delay(20, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private static bool IsSelfOrDescendant(int processId, int ancestor)
+    {
+        for (var (current, depth) = (processId, 0); depth < 8; depth++)
+        {
+            if (current == ancestor)
+            {
+                return true;
+            }
+            if (TargetProcess.ParentOf(current) is not { } parent || parent <= 1)
+            {
+                return false;
+            }
+            current = parent;
+        }
+        return false;
+    }
+
+    /// <summary>Lets the suspended runtime run, after telling it not to pass the suspension on to processes it starts (diagnostics#5501).</summary>
+    private static void Resume(DiagnosticsClient client)
+    {
+        try
+        {
+            client.SetEnvironmentVariable(SuspendVariable, "0");
+        }
+        catch (Exception e) when (e is ServerErrorException or UnsupportedCommandException)
+        {
+            // Older runtimes lack the command: grandchildren would still inherit the suspension.
+        }
+        client.ResumeRuntime();
+    }
+
+    private static bool NeedsAllocationTick(string? runtimeVersion, SessionOptions options, List<ReportWarning> warnings)
+    {
+        if (runtimeVersion is not null && Version.TryParse(runtimeVersion.Split('-')[0], out var version))
+        {
+            if (version.Major < 5)
+            {
+                throw new RuntimeTooOldException(runtimeVersion);
+            }
+            if (version.Major < 10 && options.Passes.HasFlag(MeasurementPasses.Allocations))
+            {
+                warnings.Add(new ReportWarning("runtime-too-old-for-allocation-sampling", $"The target runs .NET {runtimeVersion}: AllocationSampled needs .NET 10, so allocations come from GCAllocationTick."));
+                return true;
+            }
+        }
+        return options.ForceAllocationTick;
+    }
+
+    private static void CheckThreadIds(List<PassAccumulator> passes, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
+    {
+        var eventThreads = passes.SelectMany(p => p.Reader.ThreadIds).ToHashSet();
+        if (threads.Count == 0 || eventThreads.Count == 0)
+        {
+            return;
+        }
+        var known = threads.Select(t => t.ThreadId).ToHashSet();
+        var unmatched = eventThreads.Count(id => !known.Contains(id));
+        if (unmatched > eventThreads.Count / 2)
+        {
+            warnings.Add(new ReportWarning("thread-ids-unmatched", $"{unmatched} of {eventThreads.Count} EventPipe thread ids are not /proc thread ids: per-thread switches cannot be joined to events."));
+        }
+    }
+
+    private static List<MeasurementPasses> PassList(MeasurementPasses passes)
+    {
+        var list = new List<MeasurementPasses>();
+        if (passes.HasFlag(MeasurementPasses.Allocations))
+        {
+            list.Add(MeasurementPasses.Allocations);
+        }
+        if (passes.HasFlag(MeasurementPasses.Hops))
+        {
+            list.Add(MeasurementPasses.Hops);
+        }
+        return list.Count > 0 ? list : throw new ArgumentException("Choose at least one pass.", nameof(passes));
+    }
+
+    /// <summary>The file for one pass (and slice): the path itself for a single pass, else "name.pass[.slice].nettrace" beside it.</summary>
+    internal static string? OutputFile(string? path, MeasurementPasses pass, int passCount, int slice)
+    {
+        if (path is null)
+        {
+            return null;
+        }
+        if (passCount == 1 && slice == 0)
+        {
+            return path;
+        }
+        var directory = Path.GetDirectoryName(path) ?? "";
+        var name = Path.GetFileNameWithoutExtension(path);
+        var suffix = slice == 0 ? "" : "." + (slice + 1).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
+    }
+
+    private static string? ProcessName(int processId)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return process.ProcessName;
+        }
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
 }

@@ -10,7 +10,7 @@ public class AsyncMethodNameTests
     [InlineData("Ns.Cache`1+<GetAsync>d__2", "Ns.Cache.GetAsync", "Ns.Cache<T>.GetAsync", GeneratedTypeKind.StateMachine, 2)]
     [InlineData("Ns.Map`2+<GetAsync>d__2`1[[System.Int32, System.Private.CoreLib],[System.String, System.Private.CoreLib]]", "Ns.Map.GetAsync", "Ns.Map<T1,T2>.GetAsync", GeneratedTypeKind.StateMachine, 2)]
     [InlineData("Ns.Program+<<Main>g__Local|0_0>d", "Ns.Program.Main", "Ns.Program.Main.Local", GeneratedTypeKind.LocalFunctionStateMachine, 0)]
-    [InlineData("Program+<<<Main>$>g__Work|0_1>d", "Program.Main", "Program.Main.Work", GeneratedTypeKind.LocalFunctionStateMachine, 0)]
+    [InlineData("Program+<<<Main>$>g__Work|0_1>d", "Program.<Main>$", "Program.Main.Work", GeneratedTypeKind.LocalFunctionStateMachine, 0)]
     [InlineData("Ns.Program+<>c+<<Main>b__0_0>d", "Ns.Program.Main", "Ns.Program.Main.lambda", GeneratedTypeKind.LambdaStateMachine, 0)]
     [InlineData("Ns.Program+<>c__DisplayClass4_0+<<Run>b__1>d", "Ns.Program.Run", "Ns.Program.Run.lambda", GeneratedTypeKind.LambdaStateMachine, 1)]
     [InlineData("Ns.Service/<GetAsync>d__3", "Ns.Service.GetAsync", "Ns.Service.GetAsync", GeneratedTypeKind.StateMachine, 3)]

@@ -1,0 +1,206 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Linq;
+using AsyncCost.Analyzers.Internal;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace AsyncCost.Analyzers.Rules;
+
+/// <summary>
+/// AC0009: a non-async method (or local function) returns an async local function's task on its slow path and
+/// something else on its fast path, and the local function captures the method's parameters or locals. The
+/// compiler allocates the captured variables' display class on entry to the scope that declares them, so when
+/// that scope contains the fast return, the fast path pays for the slow path's closure. Not flagged: captures of
+/// <c>this</c> only (the local function becomes an instance method, nothing is allocated), captures of locals
+/// whose scope only the slow path enters, static or non-capturing local functions.
+/// </summary>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
+{
+    /// <summary>The state to pass, one <c>name\ttype</c> line per captured variable, in order of first use.</summary>
+    public const string CapturedProperty = "AsyncCostCaptured";
+
+    /// <summary>Set when the local function also uses <c>this</c>: it cannot become static, but passing the rest removes the closure.</summary>
+    public const string CapturesThisProperty = "AsyncCostCapturesThis";
+
+    private static readonly SymbolDisplayFormat TypeFormat = SymbolDisplayFormat.FullyQualifiedFormat
+        .AddMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
+
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.FastPathClosure);
+
+    public override void Initialize(AnalysisContext context)
+    {
+        context.EnableConcurrentExecution();
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.RegisterCompilationStartAction(start =>
+        {
+            var types = WellKnownAsyncTypes.Create(start.Compilation);
+            if (types.HasTasks)
+            {
+                start.RegisterOperationAction(c => Analyze(c, types), OperationKind.LocalFunction);
+            }
+        });
+    }
+
+    private static void Analyze(OperationAnalysisContext context, WellKnownAsyncTypes types)
+    {
+        var local = (ILocalFunctionOperation)context.Operation;
+        var function = local.Symbol;
+        if (!function.IsAsync || function.IsStatic || local.Body is null)
+        {
+            return;
+        }
+
+        var enclosing = OperationScopes.EnclosingFunction(local);
+        var (enclosingSymbol, enclosingBody) = enclosing switch
+        {
+            ILocalFunctionOperation outer => (outer.Symbol, (IOperation?)outer.Body),
+            null => (context.ContainingSymbol as IMethodSymbol, Root(local)),
+            _ => (null, null), // inside a lambda: the lambda is a delegate allocation already
+        };
+        if (enclosingSymbol is not { IsAsync: false } || enclosingBody is null || !types.IsTaskLike(enclosingSymbol.ReturnType))
+        {
+            return;
+        }
+
+        var fastReturns = FastReturns(enclosingBody, function, out var returnsLocalTask);
+        if (!returnsLocalTask || fastReturns.Count == 0)
+        {
+            return;
+        }
+
+        var captures = Captures(local, out var capturesThis, out var fixable);
+        // Only captures whose display class is created on a fast path cost the fast path anything.
+        var paidOnFastPath = captures.Where(c => c is IParameterSymbol || fastReturns.Any(r => ScopeOf(c)?.Span.Contains(r.Span) ?? true)).ToList();
+        if (paidOnFastPath.Count == 0)
+        {
+            return;
+        }
+
+        var properties = ImmutableDictionary<string, string?>.Empty;
+        if (fixable && !HasNonInvocationReference(enclosingBody, function) && captures.All(c => TypeOf(c) is { IsAnonymousType: false }))
+        {
+            properties = properties.Add(CapturedProperty, string.Join("\n", captures.Select(c => c.Name + "\t" + TypeOf(c)!.ToDisplayString(TypeFormat))));
+            if (capturesThis)
+            {
+                properties = properties.Add(CapturesThisProperty, "true");
+            }
+        }
+        var names = string.Join(", ", paidOnFastPath.Select(c => "'" + c.Name + "'"));
+        var location = local.Syntax is LocalFunctionStatementSyntax syntax ? syntax.Identifier.GetLocation() : local.Syntax.GetLocation();
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.FastPathClosure, location, context.ContainingSymbol, properties, function.Name, names));
+    }
+
+    private static IOperation Root(IOperation operation)
+    {
+        while (operation.Parent is { } parent)
+        {
+            operation = parent;
+        }
+        return operation;
+    }
+
+    /// <summary>The returned values of the enclosing function that do not come from the local function (conditional branches split).</summary>
+    private static List<SyntaxNode> FastReturns(IOperation body, IMethodSymbol function, out bool returnsLocalTask)
+    {
+        var fast = new List<SyntaxNode>();
+        var returnsLocal = false;
+        foreach (var returned in OperationTree.SameMethod(body).OfType<IReturnOperation>())
+        {
+            if (returned.ReturnedValue is { } value)
+            {
+                Classify(value);
+            }
+        }
+        returnsLocalTask = returnsLocal;
+        return fast;
+
+        void Classify(IOperation value)
+        {
+            switch (TaskReference.Strip(value))
+            {
+                case IConditionalOperation { WhenFalse: { } whenFalse } conditional:
+                    Classify(conditional.WhenTrue);
+                    Classify(whenFalse);
+                    break;
+                case ICoalesceOperation coalesce:
+                    Classify(coalesce.Value);
+                    Classify(coalesce.WhenNull);
+                    break;
+                case { } other when OperationTree.SameMethod(other).OfType<IInvocationOperation>().Any(i => SymbolEqualityComparer.Default.Equals(i.TargetMethod, function)):
+                    returnsLocal = true;
+                    break;
+                case { } other:
+                    fast.Add(other.Syntax);
+                    break;
+            }
+        }
+    }
+
+    // The parameters and locals of enclosing functions the local function (or a lambda inside it) uses, in order of first use.
+    private static List<ISymbol> Captures(ILocalFunctionOperation local, out bool capturesThis, out bool fixable)
+    {
+        var span = local.Syntax.Span;
+        var captured = new List<ISymbol>();
+        capturesThis = false;
+        fixable = true;
+        foreach (var operation in local.Body!.Descendants())
+        {
+            ISymbol? symbol = operation switch
+            {
+                ILocalReferenceOperation reference => reference.Local,
+                IParameterReferenceOperation reference => reference.Parameter,
+                _ => null,
+            };
+            if (operation is IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ContainingTypeInstance })
+            {
+                capturesThis = true;
+            }
+            if (symbol is null || symbol.DeclaringSyntaxReferences.All(r => span.Contains(r.Span)))
+            {
+                continue;
+            }
+            if (!captured.Contains(symbol, SymbolEqualityComparer.Default))
+            {
+                captured.Add(symbol);
+            }
+            // A variable the local function writes cannot become a by-value parameter without changing behaviour.
+            if (operation.Parent is IAssignmentOperation assignment && assignment.Target == operation
+                || operation.Parent is IIncrementOrDecrementOperation
+                || operation.Parent is IArgumentOperation { Parameter.RefKind: not RefKind.None })
+            {
+                fixable = false;
+            }
+        }
+        return captured;
+    }
+
+    // The fix rewrites call sites; a method-group use (a delegate) cannot take the extra arguments.
+    private static bool HasNonInvocationReference(IOperation body, IMethodSymbol function) =>
+        body.Descendants().OfType<IMethodReferenceOperation>().Any(r => SymbolEqualityComparer.Default.Equals(r.Method, function));
+
+    /// <summary>The syntax whose entry allocates a captured local's display class: its block, switch section, for/foreach/using/catch.</summary>
+    private static SyntaxNode? ScopeOf(ISymbol variable)
+    {
+        var declaration = variable.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax();
+        for (var node = declaration?.Parent; node is not null; node = node.Parent)
+        {
+            if (node is BlockSyntax or SwitchSectionSyntax or ForStatementSyntax or CommonForEachStatementSyntax or UsingStatementSyntax or FixedStatementSyntax or CatchClauseSyntax
+                or ArrowExpressionClauseSyntax or LocalFunctionStatementSyntax or BaseMethodDeclarationSyntax)
+            {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    private static ITypeSymbol? TypeOf(ISymbol variable) => variable switch
+    {
+        ILocalSymbol l => l.Type,
+        IParameterSymbol p => p.Type,
+        _ => null,
+    };
+}

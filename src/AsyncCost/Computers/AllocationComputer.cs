@@ -1,0 +1,99 @@
+using AsyncCost.Events;
+
+namespace AsyncCost.Computers;
+
+/// <summary>Sampled allocations of one type, as estimated totals with their variances.</summary>
+internal sealed class TypeTally(string typeName)
+{
+    public string TypeName { get; } = typeName;
+    public long Samples { get; set; }
+    public double Bytes { get; set; }
+    public double BytesVariance { get; set; }
+    public double Objects { get; set; }
+    public double ObjectsVariance { get; set; }
+
+    /// <summary>Half-width of a ~95 % interval.</summary>
+    public static double Bound(double variance) => 1.96 * Math.Sqrt(variance);
+}
+
+/// <summary>
+/// Turns allocation samples into per-type estimates. Memory grows with the number of distinct types, never with events.
+/// AllocationSampled (.NET 10): an object of size s is sampled with probability π = 1 − (1 − p)^s, p = 1/102,400, so the
+/// unbiased (Horvitz–Thompson) estimates are Σ s/π bytes and Σ 1/π objects, with variance Σ (1 − π)/π² · s².
+/// GCAllocationTick (fallback): each event carries the bytes allocated since the last one (~100 KB), charged to the type
+/// that crossed the threshold; its error is taken as 1/√n.
+/// </summary>
+internal sealed class AllocationComputer
+{
+    private readonly Dictionary<string, TypeTally> _types = new(StringComparer.Ordinal);
+
+    /// <summary>Samples seen (both kinds).</summary>
+    public long Samples { get; private set; }
+
+    /// <summary>Which event fed the computer: "AllocationSampled", "GCAllocationTick" or null when none arrived.</summary>
+    public string? EventKind { get; private set; }
+
+    /// <summary>One AllocationSampled event.</summary>
+    public void OnAllocationSampled(string typeName, long objectSize)
+    {
+        if (objectSize <= 0)
+        {
+            return;
+        }
+        EventKind = "AllocationSampled";
+        var probability = 1 - Math.Pow(1 - KnownEvents.AllocationSamplingProbability, objectSize);
+        var tally = Tally(typeName);
+        tally.Samples++;
+        tally.Bytes += objectSize / probability;
+        tally.Objects += 1 / probability;
+        var weight = (1 - probability) / (probability * probability);
+        tally.BytesVariance += weight * objectSize * objectSize;
+        tally.ObjectsVariance += weight;
+        Samples++;
+    }
+
+    /// <summary>One GCAllocationTick event: <paramref name="amount"/> bytes since the last tick, <paramref name="objectSize"/> of the object that crossed it (0 if unknown).</summary>
+    public void OnAllocationTick(string typeName, long amount, long objectSize)
+    {
+        if (amount <= 0)
+        {
+            return;
+        }
+        // AllocationSampled is exact where it exists; never mix the two estimators.
+        if (EventKind == "AllocationSampled")
+        {
+            return;
+        }
+        EventKind = "GCAllocationTick";
+        var tally = Tally(typeName);
+        tally.Samples++;
+        tally.Bytes += amount;
+        tally.Objects += objectSize > 0 ? (double)amount / objectSize : 0;
+        Samples++;
+    }
+
+    /// <summary>The per-type estimates, largest first.</summary>
+    public IReadOnlyList<TypeTally> Results()
+    {
+        if (EventKind == "GCAllocationTick")
+        {
+            // Relative error 1/√n per type: a fixed stride has no per-object inclusion probability.
+            foreach (var tally in _types.Values)
+            {
+                tally.BytesVariance = tally.Bytes * tally.Bytes / tally.Samples;
+                tally.ObjectsVariance = tally.Objects * tally.Objects / tally.Samples;
+            }
+        }
+        return [.. _types.Values.OrderByDescending(t => t.Bytes)];
+    }
+
+    private TypeTally Tally(string typeName)
+    {
+        if (!_types.TryGetValue(typeName, out var tally))
+        {
+            tally = new TypeTally(typeName);
+            _types.Add(typeName, tally);
+        }
+        return tally;
+    }
+}

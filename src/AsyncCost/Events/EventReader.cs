@@ -1,0 +1,173 @@
+using AsyncCost.Attribution;
+using AsyncCost.Computers;
+using Microsoft.Diagnostics.Tracing;
+
+namespace AsyncCost.Events;
+
+/// <summary>
+/// Reads one EventPipe stream (live or a file) to its end and feeds the computers. Only aggregates are kept, so memory
+/// does not grow with the number of events. Which computers receive data tells which pass the stream was.
+/// </summary>
+internal sealed class EventReader
+{
+    private long _events;
+
+    public AllocationComputer Allocations { get; } = new();
+    public HopComputer Hops { get; } = new();
+    public CounterComputer Counters { get; } = new();
+    public ModuleCatalog Modules { get; }
+
+    /// <summary>Events read so far (safe to read from another thread).</summary>
+    public long Events => Interlocked.Read(ref _events);
+
+    /// <summary>True once a TplEventSource event was seen: allocations in this stream include the TPL observer effect.</summary>
+    public bool SawTplEvents { get; private set; }
+
+    /// <summary>EventPipe events the runtime dropped (buffer full), as reported by the stream.</summary>
+    public long EventsLost { get; private set; }
+
+    /// <summary>Thread ids that sent events (to join with /proc thread ids).</summary>
+    public HashSet<int> ThreadIds { get; } = [];
+
+    /// <summary>The traced process id, from the stream.</summary>
+    public int? ProcessId { get; private set; }
+
+    /// <summary>When the trace started, from the stream.</summary>
+    public DateTimeOffset? StartedAt { get; private set; }
+
+    /// <summary>The traced process's command line, from the EventPipe ProcessInfo event.</summary>
+    public string? CommandLine { get; private set; }
+
+    /// <summary>The stream's session duration, when it says.</summary>
+    public TimeSpan? Duration { get; private set; }
+
+    public EventReader(ModuleCatalog modules) => Modules = modules;
+
+    /// <summary>Processes the source until its stream ends.</summary>
+    public void Process(EventPipeEventSource source)
+    {
+        source.Clr.All += OnEvent;
+        source.Dynamic.All += OnEvent;
+        new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).All += OnEvent;
+        try
+        {
+            source.Process();
+        }
+        finally
+        {
+            EventsLost = source.EventsLost;
+            if (source.SessionStartTime != default)
+            {
+                StartedAt = source.SessionStartTime;
+            }
+            if (source.SessionDuration > TimeSpan.Zero)
+            {
+                Duration = source.SessionDuration;
+            }
+        }
+    }
+
+    private void OnEvent(TraceEvent e)
+    {
+        Interlocked.Increment(ref _events);
+        ProcessId ??= e.ProcessID > 0 ? e.ProcessID : null;
+        var id = (int)e.ID;
+        switch (e.ProviderName)
+        {
+            case KnownEvents.RuntimeProvider:
+                OnRuntimeEvent(e, id);
+                break;
+            case KnownEvents.TplProvider:
+                SawTplEvents = true;
+                ThreadIds.Add(e.ThreadID);
+                OnTplEvent(e, id);
+                break;
+            case KnownEvents.FrameworkProvider:
+                ThreadIds.Add(e.ThreadID);
+                if (id == KnownEvents.ThreadPoolDequeueWorkId)
+                {
+                    Hops.OnWorkItemDequeued(e.ThreadID);
+                }
+                break;
+            case KnownEvents.EventPipeProvider when e.PayloadIndex(nameof(CommandLine)) >= 0:
+                CommandLine ??= e.PayloadByName(nameof(CommandLine)) as string;
+                break;
+            case KnownEvents.CountersProvider when e.EventName == "EventCounters":
+                OnCounters(e);
+                break;
+            default:
+                if (e.PayloadIndex("ModuleILPath") >= 0)
+                {
+                    Modules.AddModule(e.PayloadByName("ModuleILPath") as string); // rundown (ModuleDCStop)
+                }
+                break;
+        }
+    }
+
+    private void OnRuntimeEvent(TraceEvent e, int id)
+    {
+        switch (id)
+        {
+            case KnownEvents.AllocationSampledId when e.PayloadIndex("TypeName") >= 0:
+                Allocations.OnAllocationSampled((string)e.PayloadByName("TypeName"), Convert.ToInt64(e.PayloadByName("ObjectSize"), System.Globalization.CultureInfo.InvariantCulture));
+                break;
+            case KnownEvents.GcAllocationTickId when e.PayloadIndex("TypeName") >= 0:
+                var size = e.PayloadIndex("ObjectSize") >= 0 ? Convert.ToInt64(e.PayloadByName("ObjectSize"), System.Globalization.CultureInfo.InvariantCulture) : 0;
+                var amount = e.PayloadIndex("AllocationAmount64") >= 0 ? e.PayloadByName("AllocationAmount64") : e.PayloadByName("AllocationAmount");
+                Allocations.OnAllocationTick((string)e.PayloadByName("TypeName"), Convert.ToInt64(amount, System.Globalization.CultureInfo.InvariantCulture), size);
+                break;
+            default:
+                if (e.PayloadIndex("ModuleILPath") >= 0)
+                {
+                    Modules.AddModule(e.PayloadByName("ModuleILPath") as string); // ModuleLoad
+                }
+                break;
+        }
+    }
+
+    private void OnTplEvent(TraceEvent e, int id)
+    {
+        var thread = e.ThreadID;
+        switch (id)
+        {
+            case KnownEvents.TraceOperationBeginId:
+                Hops.OnOperationBegin(thread, Int(e, "TaskID"), e.PayloadByName("OperationName") as string ?? "");
+                break;
+            case KnownEvents.TraceOperationEndId:
+                Hops.OnOperationEnd(Int(e, "TaskID"));
+                break;
+            case KnownEvents.TaskWaitBeginId:
+                Hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"));
+                break;
+            case KnownEvents.TaskWaitEndId:
+                Hops.OnWaitEnd(thread, Int(e, "TaskID"));
+                break;
+            case KnownEvents.AwaitTaskContinuationScheduledId:
+                Hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"));
+                break;
+            case KnownEvents.TaskWaitContinuationStartedId:
+                Hops.OnContinuationStarted(thread, Int(e, "TaskID"));
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void OnCounters(TraceEvent e)
+    {
+        if (e.PayloadByName("Payload") is not IDictionary<string, object> payload
+            || !payload.TryGetValue("Name", out var name) || name is not string counter)
+        {
+            return;
+        }
+        var value = payload.TryGetValue("Increment", out var increment) ? increment
+            : payload.TryGetValue("Mean", out var mean) ? mean : null;
+        if (value is not null)
+        {
+            Counters.OnCounter(counter, Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture));
+        }
+    }
+
+    private static int Int(TraceEvent e, string name)
+        => e.PayloadIndex(name) >= 0 ? Convert.ToInt32(e.PayloadByName(name), System.Globalization.CultureInfo.InvariantCulture) : 0;
+}

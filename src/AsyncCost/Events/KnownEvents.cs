@@ -1,0 +1,53 @@
+namespace AsyncCost.Events;
+
+/// <summary>Provider names, keywords and event ids the passes enable and read (checked against .NET 10.0 on Linux).</summary>
+internal static class KnownEvents
+{
+    public const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
+    public const string TplProvider = "System.Threading.Tasks.TplEventSource";
+    public const string FrameworkProvider = "System.Diagnostics.Eventing.FrameworkEventSource";
+    public const string CountersProvider = "System.Runtime";
+    public const string EventPipeProvider = "Microsoft-DotNETCore-EventPipe";
+
+    /// <summary>CLR keywords.</summary>
+    public const long GcKeyword = 0x1;
+    public const long LoaderKeyword = 0x8;
+    public const long ThreadingKeyword = 0x10000;
+
+    /// <summary>.NET 10's randomized allocation sampling (AllocationSampled, event 303).</summary>
+    public const long AllocationSamplingKeyword = 0x80000000000;
+
+    /// <summary>TplEventSource keywords: TaskTransfer | Tasks | AsyncCausalityOperation | TaskStops.
+    /// AsyncCausalityOperation gives TraceOperationBegin (the box's task id and state-machine name). AsyncMethod (0x100) is left off:
+    /// it makes boxes finalizable and adds nothing the hop pass needs.</summary>
+    public const long TplKeywords = 0x1 | 0x2 | 0x8 | 0x40;
+
+    /// <summary>FrameworkEventSource ThreadPool (0x2) | ThreadTransfer (0x10): work-item enqueue/dequeue.</summary>
+    public const long FrameworkKeywords = 0x2 | 0x10;
+
+    /// <summary>CLR event ids.</summary>
+    public const int GcAllocationTickId = 10;
+    public const int AllocationSampledId = 303;
+
+    /// <summary>TplEventSource event ids.</summary>
+    public const int TaskWaitBeginId = 10;
+    public const int TaskWaitEndId = 11;
+    public const int AwaitTaskContinuationScheduledId = 12;
+    public const int TaskWaitContinuationCompleteId = 13;
+    public const int TraceOperationBeginId = 14;
+    public const int TraceOperationEndId = 15;
+    public const int TaskWaitContinuationStartedId = 19;
+
+    /// <summary>FrameworkEventSource event ids.</summary>
+    public const int ThreadPoolEnqueueWorkId = 30;
+    public const int ThreadPoolDequeueWorkId = 31;
+
+    /// <summary>TaskWaitBegin behavior: 1 = synchronous (a blocking wait), 2 = asynchronous (an await).</summary>
+    public const int SynchronousWaitBehavior = 1;
+
+    /// <summary>TraceOperationBegin's OperationName is "Async: " + the state machine's short type name.</summary>
+    public const string AsyncOperationPrefix = "Async: ";
+
+    /// <summary>Each allocated byte is a Bernoulli trial with this probability in .NET 10's sampler.</summary>
+    public const double AllocationSamplingProbability = 1.0 / 102_400;
+}

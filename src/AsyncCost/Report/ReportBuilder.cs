@@ -1,0 +1,280 @@
+using System.Globalization;
+using AsyncCost.Attribution;
+using AsyncCost.Computers;
+
+namespace AsyncCost.Report;
+
+/// <summary>Merges the passes' computers into the report: attributes allocations and hops to async methods.</summary>
+internal sealed class ReportBuilder(ModuleCatalog modules)
+{
+    /// <summary>Below this many samples a method's figures are flagged (about ±6 % at 1,000 samples).</summary>
+    public const long LowSampleThreshold = 1_000;
+
+    private const int MaxUnattributedRows = 50;
+
+    private readonly Dictionary<string, MethodRow> _rows = new(StringComparer.Ordinal);
+    private readonly List<ReportWarning> _warnings = [];
+
+    public AsyncCostReport Build(ReportSource source, IReadOnlyList<PassResult> passes, IReadOnlyList<ThreadSwitches> threads,
+        StopReason stopReason, bool cutShort, IEnumerable<ReportWarning> extraWarnings)
+    {
+        _warnings.AddRange(extraWarnings);
+        var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Reader.Allocations.Samples > 0)
+            ?? passes.FirstOrDefault(p => p.Reader.Allocations.Samples > 0);
+        var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
+
+        var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
+        if (hopPass is not null)
+        {
+            AttributeHops(hopPass);
+        }
+        if (passes.Any(p => p.Reader.EventsLost > 0))
+        {
+            _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Reader.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
+        }
+
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopPass is not null)).ToList();
+        var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
+        methods = [.. methods
+            .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
+            .OrderByDescending(m => m.Bytes?.Value ?? 0)
+            .ThenByDescending(m => m.Hops?.Value ?? 0)
+            .ThenBy(m => m.DisplayName, StringComparer.Ordinal)];
+        var lowSample = methods.Count(m => m.Bytes is { Samples: > 0 and < LowSampleThreshold });
+        if (lowSample > 0)
+        {
+            _warnings.Add(new ReportWarning("low-samples", $"{lowSample} method(s) have fewer than {LowSampleThreshold:N0} allocation samples: their byte figures are ±6 % or worse (see each error bound)."));
+        }
+
+        return new AsyncCostReport
+        {
+            Source = source,
+            StartedAt = passes.Count > 0 ? passes[0].StartedAt : default,
+            Duration = TimeSpan.FromTicks(passes.Sum(p => p.Duration.Ticks)),
+            Passes = [.. passes.Select(p => p.ToSummary())],
+            Methods = methods,
+            UnattributedAllocations = unattributed,
+            Totals = Totals(allocationPass, hopPass, threads),
+            Threads = threads,
+            Warnings = _warnings,
+            CutShort = cutShort,
+            StopReason = stopReason,
+        };
+    }
+
+    private static MethodCost WithShare(MethodCost m, double share) => new()
+    {
+        MethodKey = m.MethodKey,
+        DisplayName = m.DisplayName,
+        Calls = m.Calls,
+        SuspendingCalls = m.SuspendingCalls,
+        Bytes = m.Bytes,
+        Objects = m.Objects,
+        Hops = m.Hops,
+        BlockingWaits = m.BlockingWaits,
+        ShareOfAsyncBytes = share,
+        Allocations = m.Allocations,
+    };
+
+    private List<TypeAllocation> AttributeAllocations(PassResult pass)
+    {
+        var source = pass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
+        if (pass.Reader.SawTplEvents)
+        {
+            _warnings.Add(new ReportWarning("tpl-observer-effect", "Allocation figures come from a trace with TPL events on: they include the closure, delegate and box changes TPL tracing causes on every await."));
+        }
+        if (pass.Reader.Allocations.EventKind == "GCAllocationTick")
+        {
+            _warnings.Add(new ReportWarning("allocation-fallback", "AllocationSampled (.NET 10+) was not available: allocations come from GCAllocationTick, one event per ~100 KB at a fixed stride, which can mis-sample periodic patterns."));
+        }
+
+        var tallies = pass.Reader.Allocations.Results();
+        var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
+        var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
+        var unattributed = new List<TypeAllocation>();
+        foreach (var (tally, allocationClass) in classes)
+        {
+            var method = allocationClass.Method;
+            if (allocationClass.Kind == AllocationKind.Closure && method is not null)
+            {
+                method = ordinals.TryGetValue((method.TypeKey, method.MemberOrdinal ?? -1), out var owner) ? owner : method;
+            }
+            else if (allocationClass.Kind == AllocationKind.Task && method is null)
+            {
+                method = TaskOwner(tally.TypeName);
+            }
+
+            var allocation = new TypeAllocation
+            {
+                TypeName = tally.TypeName,
+                Kind = allocationClass.Kind,
+                Bytes = Sampled(tally.Bytes, tally.BytesVariance, tally.Samples, source),
+                Objects = Sampled(tally.Objects, tally.ObjectsVariance, tally.Samples, source),
+            };
+            if (method is null)
+            {
+                unattributed.Add(allocation);
+            }
+            else
+            {
+                Row(method).AddAllocation(allocation, tally);
+            }
+        }
+        return [.. unattributed.Take(MaxUnattributedRows)];
+    }
+
+    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method in the user's modules returning it, if there is exactly one.</summary>
+    private AsyncMethodName? TaskOwner(string taskTypeName)
+    {
+        var candidates = modules.MethodsReturning(taskTypeName);
+        switch (candidates.Count)
+        {
+            case 1:
+                _warnings.Add(new ReportWarning("task-attribution", $"{taskTypeName} is charged to {candidates[0].DisplayName}, the only async method returning it (a synchronously completed call allocates just this task)."));
+                return candidates[0];
+            case > 1:
+                _warnings.Add(new ReportWarning("task-ambiguous", $"{taskTypeName} is returned by {candidates.Count} async methods ({string.Join(", ", candidates.Select(c => c.DisplayName))}): left unattributed."));
+                return null;
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>(type, member ordinal) -> method, from state machines seen in events and in the modules, to name closures.</summary>
+    private Dictionary<(string TypeKey, int Ordinal), AsyncMethodName> MemberOrdinals(IEnumerable<AsyncMethodName?> seen)
+    {
+        var map = new Dictionary<(string, int), AsyncMethodName>();
+        foreach (var name in seen.Concat(modules.AllStateMachines().Select(AsyncMethodName.Parse)))
+        {
+            if (name is { Kind: GeneratedTypeKind.StateMachine, MemberOrdinal: { } ordinal })
+            {
+                map.TryAdd((name.TypeKey, ordinal), name);
+            }
+        }
+        return map;
+    }
+
+    private void AttributeHops(PassResult pass)
+    {
+        var hops = pass.Reader.Hops;
+        if (hops.Overflowed)
+        {
+            _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
+        }
+        foreach (var method in hops.Results())
+        {
+            if (ResolveShortName(method.StateMachineName) is { } name)
+            {
+                Row(name).AddHops(method);
+            }
+        }
+    }
+
+    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the modules.</summary>
+    private AsyncMethodName? ResolveShortName(string shortName)
+    {
+        var known = _rows.Values.Select(r => r.FullStateMachineName).Where(n => n is not null && n.EndsWith("+" + shortName, StringComparison.Ordinal)).Distinct().ToList();
+        var candidates = known.Count > 0 ? known : [.. modules.StateMachinesNamed(shortName)];
+        if (candidates.Count > 1)
+        {
+            _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): hops are charged to the first."));
+        }
+        var full = candidates.FirstOrDefault();
+        return full is not null ? AsyncMethodName.Parse(full) : AsyncMethodName.Parse("?+" + shortName);
+    }
+
+    private MethodRow Row(AsyncMethodName name)
+    {
+        if (!_rows.TryGetValue(name.DisplayName, out var row))
+        {
+            row = new MethodRow(name);
+            _rows.Add(name.DisplayName, row);
+        }
+        return row;
+    }
+
+    private static Figure Sampled(double value, double variance, long samples, FigureSource source)
+        => new() { Value = value, ErrorBound = TypeTally.Bound(variance), Samples = samples, Sampled = true, Source = source };
+
+    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, IReadOnlyList<ThreadSwitches> threads)
+    {
+        // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
+        var counterPass = allocationPass is { Reader.Counters.Samples: > 0 } ? allocationPass : hopPass is { Reader.Counters.Samples: > 0 } ? hopPass : null;
+        var counters = counterPass?.Reader.Counters;
+        var counterSource = counterPass == hopPass ? FigureSource.HopPass : FigureSource.AllocationPass;
+        Figure? allocated = counters?.AllocatedBytes is { } bytes ? Figure.Exact(bytes, counterSource) : null;
+        if (allocated is null && allocationPass is not null)
+        {
+            var all = allocationPass.Reader.Allocations.Results();
+            allocated = Sampled(all.Sum(t => t.Bytes), all.Sum(t => t.BytesVariance), all.Sum(t => t.Samples),
+                allocationPass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass);
+        }
+        return new ProcessTotals
+        {
+            AllocatedBytes = allocated,
+            CompletedWorkItems = counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
+                : hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.WorkItems, FigureSource.HopPass) : null,
+            LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,
+            MaxThreadPoolQueueLength = counters?.MaxQueueLength,
+            MaxThreadPoolThreads = counters?.MaxThreadCount,
+            Hops = hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.Hops, FigureSource.HopPass) : null,
+            VoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Voluntary) : null,
+            InvoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Involuntary) : null,
+        };
+    }
+
+    /// <summary>Accumulates one method's figures from both passes.</summary>
+    private sealed class MethodRow(AsyncMethodName name)
+    {
+        private readonly List<TypeAllocation> _allocations = [];
+        private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
+        private long _samples, _callSamples;
+        private FigureSource _allocationSource;
+        private MethodHops? _hops;
+
+        public string? FullStateMachineName { get; private set; }
+
+        public void AddAllocation(TypeAllocation allocation, TypeTally tally)
+        {
+            _allocations.Add(allocation);
+            _allocationSource = allocation.Bytes.Source;
+            _bytes += tally.Bytes;
+            _bytesVariance += tally.BytesVariance;
+            _objects += tally.Objects;
+            _objectsVariance += tally.ObjectsVariance;
+            _samples += tally.Samples;
+            if (allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task)
+            {
+                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
+                _calls += tally.Objects;
+                _callsVariance += tally.ObjectsVariance;
+                _callSamples += tally.Samples;
+            }
+            if (allocation.Kind == AllocationKind.StateMachineBox && RuntimeTypeName.Parse(allocation.TypeName).Arguments.FirstOrDefault(a => AsyncMethodName.Parse(a.Name) is not null) is { } machine)
+            {
+                FullStateMachineName ??= machine.Name;
+            }
+        }
+
+        public void AddHops(MethodHops hops) => _hops = hops;
+
+        public MethodCost ToMethodCost(bool hopPassRan)
+        {
+            var hasAllocations = _allocations.Count > 0;
+            Figure? suspendingCalls = _hops is not null ? Figure.Exact(_hops.SuspendingCalls, FigureSource.HopPass) : hopPassRan ? Figure.Exact(0, FigureSource.HopPass) : null;
+            Figure? calls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
+            return new MethodCost
+            {
+                MethodKey = name.MethodKey,
+                DisplayName = name.DisplayName,
+                Calls = calls,
+                SuspendingCalls = suspendingCalls,
+                Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
+                Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
+                Hops = hopPassRan ? Figure.Exact(_hops?.Hops ?? 0, FigureSource.HopPass) : null,
+                BlockingWaits = hopPassRan ? Figure.Exact(_hops?.BlockingWaits ?? 0, FigureSource.HopPass) : null,
+                Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
+            };
+        }
+    }
+}

@@ -1,0 +1,44 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>
+/// The processes that publish a diagnostics endpoint. The client library's own listing reads every process's
+/// /proc/PID/environ and throws when one of them vanishes or is unreadable (seen here: "No such process : /proc/2/environ"),
+/// so the sockets in the temp directory are listed first and the library's answer is only added when it has one.
+/// </summary>
+internal static partial class DiagnosticEndpoints
+{
+    [GeneratedRegex(@"^dotnet-diagnostic-(\d+)-\d+-socket$", RegexOptions.CultureInvariant)]
+    private static partial Regex SocketName();
+
+    public static IReadOnlySet<int> Published()
+    {
+        var result = new HashSet<int>();
+        try
+        {
+            foreach (var path in Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket"))
+            {
+                var match = SocketName().Match(Path.GetFileName(path));
+                if (match.Success && int.TryParse(match.Groups[1].Value, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && TargetProcess.Exists(pid))
+                {
+                    result.Add(pid);
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // An unreadable temp directory: fall through to the client library.
+        }
+        try
+        {
+            result.UnionWith(DiagnosticsClient.GetPublishedProcesses());
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
+        {
+        }
+        return result;
+    }
+}

@@ -1,0 +1,185 @@
+using AsyncCost.Attribution;
+using AsyncCost.Events;
+using AsyncCost.Os;
+using AsyncCost.Report;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>Accumulates the slices of one pass kind (an attached session may alternate passes in slices).</summary>
+internal sealed class PassAccumulator(MeasurementPasses pass, ModuleCatalog modules)
+{
+    public MeasurementPasses Pass { get; } = pass;
+    public EventReader Reader { get; } = new(modules);
+    public DateTimeOffset? StartedAt { get; set; }
+    public TimeSpan Duration { get; set; }
+    public long Bytes { get; set; }
+    public int? ProcessId { get; set; }
+    public IReadOnlyList<string> Providers { get; set; } = [];
+    public List<string> TraceFiles { get; } = [];
+    public bool CutShort { get; set; }
+
+    public PassResult ToResult() => new()
+    {
+        Pass = Pass,
+        Reader = Reader,
+        StartedAt = StartedAt ?? default,
+        Duration = Duration,
+        Bytes = Bytes,
+        ProcessId = ProcessId,
+        Providers = Providers,
+        TraceFile = TraceFiles.FirstOrDefault(),
+        CutShort = CutShort,
+    };
+}
+
+/// <summary>Records one live EventPipe session slice into a pass accumulator and says why it stopped.</summary>
+internal static class LiveSlice
+{
+    /// <summary>How long to wait for the stream to end after asking the runtime to stop (dotnet-trace's stop can hang: diagnostics#892).</summary>
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(15);
+
+    /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), reads until the
+    /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
+    public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
+        TimeSpan? duration, string? outputFile, bool useAllocationTick, SessionOptions options, ThreadSwitchMonitor? monitor,
+        Action? onStarted, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        var providers = Providers.For(pass.Pass, useAllocationTick, options.CounterIntervalSeconds);
+        var configuration = new EventPipeSessionConfiguration(providers, options.BufferSizeMb, Providers.RundownKeywords, options.StackWalks);
+        var copy = outputFile is null ? null : OpenOutput(outputFile);
+        EventPipeSession session;
+        try
+        {
+            session = await client.StartEventPipeSessionAsync(configuration, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
+        {
+            copy?.Dispose();
+            if (!TargetProcess.Exists(processId))
+            {
+                throw new ProcessNotFoundException(processId);
+            }
+            throw new NotDotNetProcessException($"Process {processId} refused the EventPipe session: {e.Message}", e);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            copy?.Dispose();
+            throw new AccessDeniedException(processId, e);
+        }
+        catch
+        {
+            copy?.Dispose();
+            throw;
+        }
+
+        using (session)
+        {
+            onStarted?.Invoke();
+            pass.StartedAt ??= DateTimeOffset.Now;
+            pass.ProcessId = processId;
+            pass.Providers = Providers.Describe(providers);
+            if (outputFile is not null)
+            {
+                pass.TraceFiles.Add(outputFile);
+            }
+            var stream = new CountingStream(session.EventStream, copy);
+            var clock = System.Diagnostics.Stopwatch.StartNew();
+            var eventsBefore = pass.Reader.Events;
+            var reading = Task.Factory.StartNew(() => ReadToEnd(stream, pass.Reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            // /proc is polled every 100 ms so threads that exit (or a child that ends) keep nearly all their switches; progress every 500 ms.
+            var ticks = 0;
+            using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(100), () =>
+            {
+                monitor?.Poll();
+                if (++ticks % 5 == 0)
+                {
+                    options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, pass.Reader.Events - eventsBefore, stream.BytesRead));
+                }
+            });
+
+            StopReason reason;
+            using (var stopSignal = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+            {
+                if (duration is { } limit)
+                {
+                    stopSignal.CancelAfter(limit);
+                }
+                var stopped = Task.Delay(Timeout.Infinite, stopSignal.Token);
+                var first = await Task.WhenAny(reading, stopped).ConfigureAwait(false);
+                if (first == reading)
+                {
+                    reason = StopReason.ProcessExited;
+                }
+                else
+                {
+                    reason = cancellationToken.IsCancellationRequested ? StopReason.Canceled : StopReason.DurationElapsed;
+                    await StopAsync(session, reading).ConfigureAwait(false);
+                }
+            }
+            await ticker.DisposeAsync().ConfigureAwait(false);
+            await Task.WhenAny(reading).ConfigureAwait(false);
+            stream.Dispose();
+            pass.Duration += clock.Elapsed;
+            pass.Bytes += stream.BytesRead;
+            options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, pass.Reader.Events - eventsBefore, stream.BytesRead));
+            return reason;
+        }
+    }
+
+    private static void ReadToEnd(Stream stream, EventReader reader)
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(stream);
+            reader.Process(source);
+        }
+        catch (Exception e) when (e is EndOfStreamException or IOException or ObjectDisposedException or FormatException or InvalidOperationException)
+        {
+            // The process went away mid-block (or the stream was closed after a stop timeout): what was read is kept.
+        }
+    }
+
+    private static async Task StopAsync(EventPipeSession session, Task reading)
+    {
+        try
+        {
+            using var timeout = new CancellationTokenSource(StopTimeout);
+            await session.StopAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is ServerNotAvailableException or IOException or OperationCanceledException or EndOfStreamException or TimeoutException)
+        {
+            // Already gone or not answering: the stream ends below either way.
+        }
+        if (await Task.WhenAny(reading, Task.Delay(StopTimeout)).ConfigureAwait(false) != reading)
+        {
+            session.Dispose(); // closes the stream, so the reader returns with what it has
+        }
+    }
+
+    private static FileStream OpenOutput(string path)
+    {
+        try
+        {
+            return new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new OutputNotWritableException(path, e);
+        }
+    }
+}
+
+/// <summary>Runs a callback periodically on the thread pool until disposed; disposal waits for a running callback.</summary>
+internal sealed class PeriodicProgress : IAsyncDisposable, IDisposable
+{
+    private readonly Timer _timer;
+
+    public PeriodicProgress(TimeSpan period, Action tick) => _timer = new Timer(_ => tick(), null, period, period);
+
+    public ValueTask DisposeAsync() => _timer.DisposeAsync();
+
+    public void Dispose() => _timer.Dispose();
+}

@@ -1,0 +1,116 @@
+using System.ComponentModel;
+using System.Globalization;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>Checks a process id before attaching and reads what /proc says about its runtime.</summary>
+internal static class TargetProcess
+{
+    /// <summary>Throws the typed error that explains why <paramref name="processId"/> cannot be traced, or returns when it can.</summary>
+    public static void EnsureTraceable(int processId)
+    {
+        if (processId <= 0 || !Exists(processId))
+        {
+            throw new ProcessNotFoundException(processId);
+        }
+        if (DiagnosticEndpoints.Published().Contains(processId))
+        {
+            return;
+        }
+        var environment = ReadEnvironment(processId, out var denied);
+        if (denied)
+        {
+            throw new AccessDeniedException(processId);
+        }
+        if (environment.Any(v => v is "DOTNET_EnableDiagnostics=0" or "COMPlus_EnableDiagnostics=0"))
+        {
+            throw new DiagnosticsDisabledException(processId);
+        }
+        var name = Os.ProcFs.ReadCommandLine(processId) ?? processId.ToString(CultureInfo.InvariantCulture);
+        throw new NotDotNetProcessException($"Process {processId} ({name}) is not a .NET process: it has no diagnostics endpoint.");
+    }
+
+    public static bool Exists(int processId)
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            return Directory.Exists($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}");
+        }
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(processId);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+        catch (Win32Exception)
+        {
+            return true; // exists but not ours
+        }
+    }
+
+    /// <summary>The runtime version from the libcoreclr path in /proc/PID/maps ("10.0.12"), or null when not visible (self-contained, not Linux).</summary>
+    public static string? RuntimeVersion(IEnumerable<string> mappedFiles)
+    {
+        var coreclr = mappedFiles.FirstOrDefault(f => f.EndsWith("/libcoreclr.so", StringComparison.Ordinal));
+        var directory = coreclr is null ? null : Path.GetFileName(Path.GetDirectoryName(coreclr));
+        return directory is not null && Version.TryParse(directory.Split('-')[0], out _) ? directory : null;
+    }
+
+    /// <summary>Files mapped into the process (its loaded assemblies and native libraries), empty when unreadable.</summary>
+    public static IReadOnlyList<string> MappedFiles(int processId)
+    {
+        try
+        {
+            return [.. File.ReadLines($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/maps")
+                .Select(line => line.IndexOf('/', StringComparison.Ordinal) is var slash and >= 0 ? line[slash..] : null)
+                .OfType<string>()
+                .Distinct(StringComparer.Ordinal)];
+        }
+        catch (IOException)
+        {
+            return [];
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    /// <summary>The parent process id from /proc/PID/stat, or null.</summary>
+    public static int? ParentOf(int processId)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
+            // "pid (comm) state ppid ...": comm may contain spaces and parentheses, so split after the last ')'.
+            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+            return int.Parse(fields[1], CultureInfo.InvariantCulture);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
+    private static string[] ReadEnvironment(int processId, out bool denied)
+    {
+        denied = false;
+        try
+        {
+            return File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/environ").Split('\0');
+        }
+        catch (UnauthorizedAccessException)
+        {
+            denied = true;
+            return [];
+        }
+        catch (IOException)
+        {
+            return [];
+        }
+    }
+}

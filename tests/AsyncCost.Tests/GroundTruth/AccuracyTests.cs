@@ -1,0 +1,144 @@
+using AsyncCost.Report;
+using AsyncCost.Sessions;
+using AsyncCost.Tests.Support;
+
+namespace AsyncCost.Tests.GroundTruth;
+
+/// <summary>
+/// Traces the workload as the CLI would (launched suspended, one child per pass) and checks every row against what the
+/// same code measured about itself in-process (AsyncCostScope: GC.GetTotalAllocatedBytes(precise), completed work items, getrusage).
+/// </summary>
+[Collection(nameof(ChildProcesses))]
+public class AccuracyTests
+{
+    private const string TaskMethod = "AsyncCost.Workload.PriceService.GetPriceTaskAsync";
+    private const string ValueTaskMethod = "AsyncCost.Workload.PriceService.GetPriceValueTaskAsync";
+    private const string YieldMethod = "AsyncCost.Workload.Scenarios.YieldOnceAsync";
+    private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
+
+    private static async Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
+    {
+        var lines = new List<string>();
+        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command(scenario, count, lines), new SessionOptions { Passes = passes });
+        Assert.True(report.Source.ExitCode == 0, $"exit code {report.Source.ExitCode}: {string.Join(Environment.NewLine, lines)}");
+        return (report, WorkloadProcess.Result(lines));
+    }
+
+    private static MethodCost Row(AsyncCostReport report, string key)
+        => Assert.Single(report.Methods, m => m.MethodKey == key && m.DisplayName == key);
+
+    private static void AssertWithin(double expected, double actual, double relative)
+        => Assert.True(Math.Abs(actual - expected) <= relative * expected, $"expected {expected:F3} ± {relative:P0}, measured {actual:F3}");
+
+    [Fact]
+    public async Task Synchronously_completed_Task_of_decimal_costs_its_task_per_call()
+    {
+        // 14 M calls x 80 B = 1.1 GB allocated: about 10,900 samples at one per 100 KB.
+        const int calls = 14_000_000;
+        var (report, truth) = await LaunchAsync("task-sync", calls, MeasurementPasses.Allocations);
+
+        var row = Row(report, TaskMethod);
+        Assert.True(row.Bytes!.Samples >= 10_000, $"{row.Bytes.Samples} samples");
+        Assert.Equal(FigureSource.AllocationPass, row.Bytes.Source);
+        AssertWithin(truth.BytesPerOp, row.Bytes.Value / calls, 0.10);
+        AssertWithin(calls, row.Calls!.Value, 0.10);
+        Assert.Equal(AllocationKind.Task, Assert.Single(row.Allocations).Kind);
+        Assert.Equal("AllocationSampled", Assert.Single(report.Passes).AllocationEvent);
+    }
+
+    [Fact]
+    public async Task Synchronously_completed_ValueTask_twin_allocates_nothing_and_never_hops()
+    {
+        var (report, truth) = await LaunchAsync("valuetask-sync", 2_000_000, MeasurementPasses.All);
+
+        Assert.True(truth.BytesPerOp < 0.01, $"the twin itself allocates {truth.BytesPerOp} B/op");
+        Assert.DoesNotContain(report.Methods, m => m.MethodKey == ValueTaskMethod && m.Bytes is { Value: > 0 });
+        Assert.DoesNotContain(report.Methods, m => m.MethodKey == ValueTaskMethod && m.Hops is { Value: > 0 });
+        Assert.Equal(2, report.Passes.Count);
+    }
+
+    [Fact]
+    public async Task Task_Yield_costs_one_box_per_call()
+    {
+        // 11.5 M calls x 96 B: about 10,800 samples (10,000 is 7 standard deviations below).
+        const int calls = 11_500_000;
+        var (report, truth) = await LaunchAsync("yield", calls, MeasurementPasses.Allocations);
+
+        var row = Row(report, YieldMethod);
+        Assert.True(row.Bytes!.Samples >= 10_000, $"{row.Bytes.Samples} samples");
+        AssertWithin(truth.BytesPerOp, row.Bytes.Value / calls, 0.10);
+        Assert.Equal(AllocationKind.StateMachineBox, Assert.Single(row.Allocations).Kind);
+        AssertWithin(calls, row.Calls!.Value, 0.10);
+    }
+
+    [Fact]
+    public async Task Task_Yield_hops_once_per_call()
+    {
+        const int calls = 300_000;
+        var (report, truth) = await LaunchAsync("yield", calls, MeasurementPasses.Hops);
+
+        var row = Row(report, YieldMethod);
+        Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
+        AssertWithin(calls, row.Hops.Value, 0.02);
+        AssertWithin(truth.WorkItemsPerOp, row.Hops.Value / calls, 0.02);
+        Assert.Equal(calls, row.SuspendingCalls!.Value);
+        Assert.NotNull(row.HopsPerCall);
+        AssertWithin(1, row.HopsPerCall.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task TaskCompletionSource_handoff_hops_once_per_call()
+    {
+        const int calls = 200_000;
+        var (report, truth) = await LaunchAsync("tcs-handoff", calls, MeasurementPasses.Hops);
+
+        // Two work items per call in-process: the completer and the continuation; only the continuation is the method's hop.
+        AssertWithin(2, truth.WorkItemsPerOp, 0.02);
+        var row = Row(report, HandoffMethod);
+        AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task Thread_ping_pong_switches_about_twice_per_round_trip_and_the_async_twin_does_not()
+    {
+        const int roundTrips = 100_000;
+        var (threads, threadTruth) = await LaunchAsync("thread-pingpong", roundTrips, MeasurementPasses.Allocations);
+        var (async, asyncTruth) = await LaunchAsync("async-pingpong", roundTrips, MeasurementPasses.Allocations);
+
+        var perRoundTrip = (double)threads.Totals.VoluntaryContextSwitches!.Value / roundTrips;
+        Assert.InRange(perRoundTrip, 1.5, 4.0);
+        // The in-process count (getrusage, the same code) agrees with /proc.
+        AssertWithin(threadTruth.VoluntaryContextSwitches!.Value, threads.Totals.VoluntaryContextSwitches.Value, 0.25);
+        Assert.Contains(threads.Threads, t => t.Name == "pingpong-partne" && t.Voluntary > roundTrips / 2);
+
+        var asyncPerRoundTrip = (double)(async.Totals.VoluntaryContextSwitches ?? 0) / roundTrips;
+        Assert.True(asyncPerRoundTrip < 0.05, $"async twin: {asyncPerRoundTrip:F3} switches per round trip");
+        Assert.True(asyncTruth.VoluntaryContextSwitches < roundTrips / 20);
+    }
+
+    [Fact]
+    public async Task A_saved_trace_reads_back_to_the_same_rows()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"asynccost-{Guid.NewGuid():N}.nettrace");
+        try
+        {
+            var lines = new List<string>();
+            var live = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command("task-sync", 2_000_000, lines),
+                new SessionOptions { Passes = MeasurementPasses.Allocations, OutputTracePath = path });
+            var saved = await AsyncCostSession.ReadTraceAsync(path);
+
+            Assert.Equal(SourceKind.TraceFile, saved.Source.Kind);
+            Assert.Equal(StopReason.EndOfTrace, saved.StopReason);
+            Assert.Equal(Row(live, TaskMethod).Bytes!.Value, Row(saved, TaskMethod).Bytes!.Value, 6);
+            Assert.Equal(MeasurementPasses.Allocations, Assert.Single(saved.Passes).Pass);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+}
+
+/// <summary>Tests that run child processes run one at a time: they share two cores and measure counts that contention would blur.</summary>
+[CollectionDefinition(nameof(ChildProcesses), DisableParallelization = true)]
+public sealed class ChildProcesses;

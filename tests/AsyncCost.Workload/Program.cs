@@ -1,0 +1,109 @@
+using System.Globalization;
+using System.Text.Json;
+using AsyncCost;
+using AsyncCost.Workload;
+
+// AsyncCost.Workload <scenario> <count> [--wait] [--linger] [--loop]
+//   --wait    print "READY <pid>" and wait for a line on stdin before running (so a test can attach first)
+//   --linger  after running, wait for stdin to close (or a line) before exiting (so an attached session sees the end)
+//   --loop    repeat the scenario until stdin closes or the process is killed
+// Prints one line "RESULT {json}" per run with the exact in-process costs (AsyncCostScope) of the whole run.
+var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ordinal)
+{
+    ["task-sync"] = RunTaskSync,
+    ["valuetask-sync"] = RunValueTaskSync,
+    ["yield"] = RunYield,
+    ["tcs-handoff"] = RunHandoff,
+    ["thread-pingpong"] = n => Task.FromResult(Scenarios.ThreadPingPong(n)),
+    ["async-pingpong"] = Scenarios.AsyncPingPongAsync,
+};
+
+if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
+    || !int.TryParse(args[1], NumberStyles.None, CultureInfo.InvariantCulture, out var count) || count <= 0)
+{
+    Console.Error.WriteLine($"usage: AsyncCost.Workload <{string.Join('|', scenarios.Keys)}> <count> [--wait] [--linger] [--loop]");
+    return 2;
+}
+
+var flags = args.Skip(2).ToHashSet(StringComparer.Ordinal);
+if (flags.Contains("--wait"))
+{
+    Console.WriteLine($"READY {Environment.ProcessId}");
+    Console.ReadLine();
+}
+
+using var stdinClosed = new CancellationTokenSource();
+if (flags.Contains("--loop"))
+{
+    _ = Task.Run(() => { Console.In.ReadToEnd(); stdinClosed.Cancel(); });
+}
+
+do
+{
+    var scope = AsyncCostScope.Start();
+    var checksum = await scenario(count);
+    var delta = scope.Stop();
+    var result = new Dictionary<string, object?>
+    {
+        ["scenario"] = args[0],
+        ["count"] = count,
+        ["checksum"] = checksum,
+        ["allocatedBytes"] = delta.AllocatedBytes,
+        ["bytesPerOp"] = (double)delta.AllocatedBytes / count,
+        ["completedWorkItems"] = delta.CompletedWorkItems,
+        ["workItemsPerOp"] = (double)delta.CompletedWorkItems / count,
+        ["lockContentions"] = delta.LockContentions,
+        ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
+        ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
+    };
+    Console.WriteLine("RESULT " + JsonSerializer.Serialize(result));
+}
+while (flags.Contains("--loop") && !stdinClosed.IsCancellationRequested);
+
+if (flags.Contains("--linger"))
+{
+    Console.ReadLine();
+}
+return 0;
+
+static async Task<long> RunTaskSync(int count)
+{
+    var service = new PriceService();
+    var sum = 0m;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await service.GetPriceTaskAsync("MSFT");
+    }
+    return (long)sum;
+}
+
+static async Task<long> RunValueTaskSync(int count)
+{
+    var service = new PriceService();
+    var sum = 0m;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await service.GetPriceValueTaskAsync("MSFT");
+    }
+    return (long)sum;
+}
+
+static async Task<long> RunYield(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.YieldOnceAsync(i);
+    }
+    return sum;
+}
+
+static async Task<long> RunHandoff(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.HandoffAsync(i);
+    }
+    return sum;
+}

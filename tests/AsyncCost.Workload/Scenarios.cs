@@ -1,0 +1,117 @@
+using System.Runtime.CompilerServices;
+
+namespace AsyncCost.Workload;
+
+/// <summary>
+/// The known operations. Each method's cost per call is known and measured in-process by Program, so a trace of
+/// this process can be checked against ground truth. Names are part of the tests' expectations: keep them stable.
+/// </summary>
+internal sealed class PriceService
+{
+    private readonly Dictionary<string, decimal> _prices = new(StringComparer.Ordinal) { ["MSFT"] = 421.17m };
+
+    /// <summary>Completes synchronously with an uncached result: one Task&lt;decimal&gt; per call, no box, no hop.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public async Task<decimal> GetPriceTaskAsync(string symbol)
+    {
+        if (_prices.TryGetValue(symbol, out var price))
+        {
+            return price;
+        }
+        await Task.Yield();
+        return 0m;
+    }
+
+    /// <summary>The ValueTask twin: completes synchronously without allocating.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public async ValueTask<decimal> GetPriceValueTaskAsync(string symbol)
+    {
+        if (_prices.TryGetValue(symbol, out var price))
+        {
+            return price;
+        }
+        await Task.Yield();
+        return 0m;
+    }
+}
+
+internal static class Scenarios
+{
+    /// <summary>Suspends once per call on Task.Yield: one state-machine box and one thread-pool hop per call.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> YieldOnceAsync(int value)
+    {
+        await Task.Yield();
+        return value + 1;
+    }
+
+    /// <summary>Awaits a TaskCompletionSource that another pool work item completes: one box per call, one hop.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> HandoffAsync(int value)
+    {
+        var source = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        ThreadPool.UnsafeQueueUserWorkItem(static s => s.SetResult(1), source, preferLocal: false);
+        return value + await source.Task;
+    }
+
+    /// <summary>Two threads hand a token back and forth through AutoResetEvents: two blocking waits (context switches) per round trip.</summary>
+    public static long ThreadPingPong(int roundTrips)
+    {
+        using var ping = new AutoResetEvent(false);
+        using var pong = new AutoResetEvent(false);
+        var partner = new Thread(() =>
+        {
+            for (var i = 0; i < roundTrips; i++)
+            {
+                ping.WaitOne();
+                pong.Set();
+            }
+        }) { IsBackground = true, Name = "pingpong-partner" };
+        partner.Start();
+        for (var i = 0; i < roundTrips; i++)
+        {
+            ping.Set();
+            pong.WaitOne();
+        }
+        partner.Join();
+        return roundTrips;
+    }
+
+    /// <summary>The async twin of the ping-pong: two async loops hand a token back and forth through TaskCompletionSources;
+    /// continuations run inline on the completing thread, so nothing blocks and nothing switches.</summary>
+    public static Task<long> AsyncPingPongAsync(int roundTrips) => new AsyncPingPong().RunAsync(roundTrips);
+}
+
+/// <summary>Holds the two hand-off sources of the async ping-pong.</summary>
+internal sealed class AsyncPingPong
+{
+    private TaskCompletionSource _ping = new();
+    private TaskCompletionSource _pong = new();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public async Task<long> RunAsync(int roundTrips)
+    {
+        var partner = PartnerAsync(roundTrips);
+        for (var i = 0; i < roundTrips; i++)
+        {
+            var pong = _pong;
+            _ping.SetResult(); // runs the partner inline up to its next await
+            await pong.Task;
+        }
+        await partner;
+        return roundTrips;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private async Task PartnerAsync(int roundTrips)
+    {
+        for (var i = 0; i < roundTrips; i++)
+        {
+            await _ping.Task;
+            _ping = new TaskCompletionSource();
+            var pong = _pong;
+            _pong = new TaskCompletionSource();
+            pong.SetResult();
+        }
+    }
+}
