@@ -218,7 +218,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         private void OnAwait(IAwaitOperation awaitOperation)
         {
-            var awaited = WithoutConfigureAwait(awaitOperation.Operation);
+            var awaited = ConfigureAwaitCalls.Unwrap(awaitOperation.Operation, _types.Async);
             if (awaited is IInvocationOperation whenAll && _types.IsTaskStatic(whenAll.TargetMethod, "WhenAll"))
             {
                 foreach (var task in TaskArguments(whenAll))
@@ -471,7 +471,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } =>
                 SymbolEqualityComparer.Default.Equals(property.ContainingType, _types.Async.Task),
             // The task WhenAny hands back is the one that completed.
-            IAwaitOperation { Operation: var awaited } => WithoutConfigureAwait(awaited) is IInvocationOperation whenAny && _types.IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
+            IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, _types.Async) is IInvocationOperation whenAny && _types.IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
             IObjectCreationOperation { Arguments.Length: 1 } creation => _types.Async.IsValueTask(creation.Type)
                 && !_types.Async.IsTask(creation.Arguments[0].Value.Type)
                 && creation.Arguments[0].Parameter?.Type.TypeKind != TypeKind.Interface,
@@ -485,18 +485,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             var stripped = TaskReference.Strip(awaiter);
             if (stripped is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable })
             {
-                return WithoutConfigureAwait(awaitable);
+                return ConfigureAwaitCalls.Unwrap(awaitable, _types.Async);
             }
             return awaiter;
-        }
-
-        private IOperation WithoutConfigureAwait(IOperation operation)
-        {
-            var stripped = TaskReference.Strip(operation)!;
-            return stripped is IInvocationOperation { TargetMethod.Name: "ConfigureAwait", Instance: { } task } configure
-                && _types.Async.IsTaskLike(configure.TargetMethod.ContainingType)
-                ? task
-                : stripped;
         }
 
         // Task.WaitAll(a, b) / WhenAll(a, b): the params elements; WaitAll(tasks) / WhenAll(list): the elements of the collection.

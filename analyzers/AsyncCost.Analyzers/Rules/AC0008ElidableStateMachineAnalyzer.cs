@@ -68,7 +68,7 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
             awaited = configured;
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
-        if (ContainsAwait(awaited) || !ReturnsAsIs(awaited.Type, method.ReturnType, types))
+        if (OperationTree.ContainsAwait(awaited) || !ReturnsAsIs(awaited.Type, method.ReturnType, types))
         {
             return;
         }
@@ -112,19 +112,6 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
         }
         // Task<T> is a Task: `Task SaveAsync() => db.SaveChangesAsync();` compiles and behaves the same.
         return SymbolEqualityComparer.Default.Equals(returnType, types.Task) && types.IsTask(awaitedType);
-    }
-
-    // Awaits inside lambdas in X run in those lambdas, not in this method.
-    private static bool ContainsAwait(IOperation operation)
-    {
-        foreach (var child in operation.ChildOperations)
-        {
-            if (child is IAwaitOperation || child is not IAnonymousFunctionOperation && ContainsAwait(child))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static SyntaxToken? AsyncKeyword(SyntaxNode declaration)

@@ -108,7 +108,7 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
     {
         var fast = new List<SyntaxNode>();
         var returnsLocal = false;
-        foreach (var returned in WithinFunction(body).OfType<IReturnOperation>())
+        foreach (var returned in OperationTree.SameMethod(body).OfType<IReturnOperation>())
         {
             if (returned.ReturnedValue is { } value)
             {
@@ -130,7 +130,7 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
                     Classify(coalesce.Value);
                     Classify(coalesce.WhenNull);
                     break;
-                case { } other when WithinFunction(other).OfType<IInvocationOperation>().Any(i => SymbolEqualityComparer.Default.Equals(i.TargetMethod, function)):
+                case { } other when OperationTree.SameMethod(other).OfType<IInvocationOperation>().Any(i => SymbolEqualityComparer.Default.Equals(i.TargetMethod, function)):
                     returnsLocal = true;
                     break;
                 case { } other:
@@ -203,23 +203,4 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         IParameterSymbol p => p.Type,
         _ => null,
     };
-
-    // Operations of this function only: nested lambdas and local functions run elsewhere.
-    private static IEnumerable<IOperation> WithinFunction(IOperation root)
-    {
-        var stack = new Stack<IOperation>();
-        stack.Push(root);
-        while (stack.Count > 0)
-        {
-            var current = stack.Pop();
-            yield return current;
-            foreach (var child in current.ChildOperations)
-            {
-                if (child is not (IAnonymousFunctionOperation or ILocalFunctionOperation))
-                {
-                    stack.Push(child);
-                }
-            }
-        }
-    }
 }
