@@ -27,12 +27,12 @@ internal sealed class OrderPipeline
     public static async Task<(long Orders, decimal Total)> RunAsync(PriceCatalog catalog, DiscountService discounts, RunBudget budget)
     {
         var pipeline = new OrderPipeline(catalog, discounts);
-        Task<decimal> total = pipeline.ConsumeOrdersAsync();
-        long orders = await pipeline.ProduceOrdersAsync(budget);
-        return (orders, await total);
+        Task<(long Orders, decimal Total)> totals = pipeline.ConsumeOrdersAsync();
+        await pipeline.ProduceOrdersAsync(budget);
+        return await totals;
     }
 
-    private async Task<long> ProduceOrdersAsync(RunBudget budget)
+    private async Task ProduceOrdersAsync(RunBudget budget)
     {
         long produced = 0;
         while (budget.ShouldContinue(produced))
@@ -52,17 +52,18 @@ internal sealed class OrderPipeline
         }
 
         _slot.Writer.Complete();
-        return produced;
     }
 
-    private async Task<decimal> ConsumeOrdersAsync()
+    private async Task<(long Orders, decimal Total)> ConsumeOrdersAsync()
     {
+        long orders = 0;
         decimal total = 0;
         await foreach (PricedOrder priced in _slot.Reader.ReadAllAsync())
         {
+            orders++;
             total += priced.Total;
         }
 
-        return total;
+        return (orders, total);
     }
 }

@@ -29,11 +29,11 @@ internal sealed class OrderPipeline : IDisposable
     public static async Task<(long Orders, decimal Total)> RunAsync(PriceCatalog catalog, DiscountService discounts, RunBudget budget)
     {
         using var pipeline = new OrderPipeline(catalog, discounts);
-        var total = new TaskCompletionSource<decimal>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var consumer = new Thread(() => pipeline.ConsumeOrders(total)) { IsBackground = true, Name = "order consumer" };
+        var totals = new TaskCompletionSource<(long Orders, decimal Total)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = new Thread(() => pipeline.ConsumeOrders(totals)) { IsBackground = true, Name = "order consumer" };
         consumer.Start();
-        long orders = await pipeline.ProduceOrdersAsync(budget);
-        return (orders, await total.Task);
+        await pipeline.ProduceOrdersAsync(budget);
+        return await totals.Task;
     }
 
     public void Dispose()
@@ -42,7 +42,7 @@ internal sealed class OrderPipeline : IDisposable
         _slotFree.Dispose();
     }
 
-    private async Task<long> ProduceOrdersAsync(RunBudget budget)
+    private async Task ProduceOrdersAsync(RunBudget budget)
     {
         long produced = 0;
         while (budget.ShouldContinue(produced))
@@ -73,13 +73,13 @@ internal sealed class OrderPipeline : IDisposable
         _slotFree.WaitOne();
         _slot = null;
         _orderReady.Set();
-        return produced;
     }
 
     // Runs on its own thread, not async code, so no rule flags it; but every hand-off wakes it through the kernel:
     // the thread switch per order of the write-ups, which the Fixed twin's channel avoids.
-    private void ConsumeOrders(TaskCompletionSource<decimal> result)
+    private void ConsumeOrders(TaskCompletionSource<(long Orders, decimal Total)> result)
     {
+        long orders = 0;
         decimal total = 0;
         while (true)
         {
@@ -88,10 +88,11 @@ internal sealed class OrderPipeline : IDisposable
             _slotFree.Set();
             if (priced is null)
             {
-                result.SetResult(total);
+                result.SetResult((orders, total));
                 return;
             }
 
+            orders++;
             total += priced.Total;
         }
     }

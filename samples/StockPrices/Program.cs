@@ -12,13 +12,17 @@ static async Task<SampleResult> QuoteAsync(RunBudget budget)
     IReadOnlyList<string> symbols = SimulatedPriceFeed.Symbols;
     decimal checksum = 0;
     long quotes = 0;
+
+    // A toy trading bot: it buys one more share while its position is worth under 1,000 and sells out otherwise.
+    // The next call's arguments depend on this call's answer, so the calls are sequential by nature.
+    int shares = 0;
     while (budget.ShouldContinue(quotes))
     {
-        // One call at a time on purpose: the sample measures what each call costs, not how calls overlap.
         string symbol = symbols[(int)(quotes % symbols.Count)];
         decimal price = await service.GetPriceAsync(symbol);
-        decimal position = await service.GetPositionValueAsync(symbol, shares: 10);
+        decimal position = await service.GetPositionValueAsync(symbol, shares);
         decimal inEuros = await service.GetPriceInCurrencyAsync(symbol, "EUR");
+        shares = position < 1_000m ? shares + 1 : 0;
         checksum += price + position + inEuros;
         quotes++;
     }
