@@ -27,6 +27,18 @@ internal static class TargetProcess
         {
             throw new DiagnosticsDisabledException(processId);
         }
+        // A runtime that is still starting has its libraries mapped before its diagnostics socket exists: give it a moment.
+        if (RuntimeVersion(MappedFiles(processId)) is not null || MappedFiles(processId).Any(f => f.EndsWith("/libhostfxr.so", StringComparison.Ordinal)))
+        {
+            for (var attempt = 0; attempt < 30; attempt++)
+            {
+                Thread.Sleep(100);
+                if (DiagnosticEndpoints.Published().Contains(processId))
+                {
+                    return;
+                }
+            }
+        }
         var name = Os.ProcFs.ReadCommandLine(processId) ?? processId.ToString(CultureInfo.InvariantCulture);
         throw new NotDotNetProcessException($"Process {processId} ({name}) is not a .NET process: it has no diagnostics endpoint.");
     }
