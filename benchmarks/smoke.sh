@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Every benchmark once (BenchmarkDotNet's Dry job) so a broken benchmark fails CI; no figures are kept.
+# Every benchmark once (BenchmarkDotNet's Dry job: the suites' own jobs shrink to one launch, one iteration, and the
+# thousands-of-threads cases are bounded) so a broken benchmark fails CI; then the seed-000 console mode on a few
+# units. No figures are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dotnet run -c Release --project benchmarks/AsyncCost.Benchmarks -- --filter '*' --job Dry --artifacts "${TMPDIR:-/tmp}/asynccost-bench-smoke" "$@"
+out="${TMPDIR:-/tmp}/asynccost-bench-smoke"
+dotnet run -c Release --project benchmarks/AsyncCost.Benchmarks -- --filter '*' --job Dry --artifacts "$out" "$@"
+dotnet run -c Release --no-build --project benchmarks/AsyncCost.Benchmarks -- context-switch-console --units 2000 --output "$out/context-switch-console.json"

@@ -1,4 +1,17 @@
+using AsyncCost.Benchmarks.ContextSwitches;
+using AsyncCost.Benchmarks.Infrastructure;
 using BenchmarkDotNet.Running;
 
-// Entry point: BenchmarkDotNet's switcher, so `--filter`, `--job Dry` and the exporters work as usual.
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+// Two modes: `context-switch-console` (seed 000's own method); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
+return args switch
+{
+    ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
+    _ => RunBenchmarks(args),
+};
+
+static int RunBenchmarks(string[] args)
+{
+    var dry = BenchmarkConfig.TakeDryJob(ref args);
+    var summaries = BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, BenchmarkConfig.Create(dry));
+    return summaries.Any(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success || r.ResultStatistics is null)) ? 1 : 0;
+}

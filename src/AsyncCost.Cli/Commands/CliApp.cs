@@ -46,7 +46,9 @@ internal static class CliApp
         var parse = CreateRootCommand().Parse(args);
         if (parse.Action is ParseErrorAction || parse.Action is null)
         {
-            var message = parse.Errors.Count > 0 ? parse.Errors[0].Message : "Name a command.";
+            // "Required command was not provided" comes first but says least when a word was mistyped.
+            var message = parse.Errors.OrderBy(e => parse.UnmatchedTokens.Any(t => e.Message.Contains(t, StringComparison.Ordinal)) ? 0 : 1)
+                .Select(e => e.Message).FirstOrDefault() ?? "Name a command.";
             var command = parse.CommandResult.Command is RootCommand ? "" : " " + parse.CommandResult.Command.Name;
             return Fail(ExitCode.UsageError, $"{message} See '{ToolName}{command} --help'.");
         }

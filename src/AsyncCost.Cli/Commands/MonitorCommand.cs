@@ -34,7 +34,7 @@ internal static class MonitorCommand
         var passes = CommonOptions.Passes("Which rates to show: allocations (bytes/s, objects/s), hops (hops/s) or both (windows alternate). Default both.");
         var top = new Option<int>("--top") { Description = "How many methods to show.", DefaultValueFactory = _ => 10 };
         var duration = CommonOptions.Duration("Stop after this long. Default: until 'q', Ctrl+C, or the process exits.");
-        var monitor = new Command("monitor", "Watch the most expensive async methods live, refreshed every second ('q' quits).")
+        var monitor = new Command("monitor", "Watch the most expensive async methods live: one-second recording windows, the table refreshed as each ends ('q' quits).")
         {
             processId, processName, passes, top, duration,
         };

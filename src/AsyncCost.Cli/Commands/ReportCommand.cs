@@ -22,6 +22,14 @@ internal static class ReportCommand
             Description = "The .nettrace file(s): one per pass as 'collect -o' writes them (<base>.allocations.nettrace, <base>.hops.nettrace), or a single trace.",
             Arity = ArgumentArity.OneOrMore,
         };
+        // An unknown option would otherwise be taken for a file name.
+        traces.Validators.Add(result =>
+        {
+            foreach (var token in result.Tokens.Where(t => t.Value.StartsWith('-')))
+            {
+                result.AddError($"Unrecognized option '{token.Value}'.");
+            }
+        });
         var format = CommonOptions.Format();
         var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format).");
         var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output };

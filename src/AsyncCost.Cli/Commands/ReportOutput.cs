@@ -22,11 +22,12 @@ internal sealed class ReportOutput : IDisposable
         _format = format;
         BasePath = basePath;
         _file = file;
+        ReportPath = file?.Name;
     }
 
     public string? BasePath { get; }
 
-    public string? ReportPath => _file?.Name;
+    public string? ReportPath { get; }
 
     /// <summary>The .nettrace path for the library, when -o was given.</summary>
     public string? TracePath => BasePath is null ? null : BasePath + ".nettrace";

@@ -71,7 +71,7 @@ internal static class ConsoleTableWriter
             ColorSystem = ColorSystemSupport.NoColors,
             Interactive = InteractionSupport.No,
         });
-        console.Profile.Width = Math.Max(80, tables.Select(NaturalWidth).DefaultIfEmpty(0).Max());
+        console.Profile.Width = Math.Max(80, tables.Select(NaturalWidth).Concat(tables.Select(t => (t.Note?.Length ?? 0) + 2)).DefaultIfEmpty(0).Max());
         write(console);
         foreach (var line in buffer.ToString().Split('\n'))
         {

@@ -41,7 +41,7 @@ internal static class ReportDocument
     {
         string[] headers =
         [
-            "method", "methodKey", "calls", "bytesPerCall", "objectsPerCall", "hopsPerCall", "bytes", "bytesErrorBound", "bytesSamples",
+            "method", "methodKey", "calls", "suspendingCalls", "bytesPerCall", "objectsPerCall", "hopsPerCall", "bytes", "bytesErrorBound", "bytesSamples",
             "objects", "hops", "blockingWaits", "shareOfAsyncBytes", "passes",
         ];
         var table = new TextTable("Async methods", [.. headers.Select(h => new TextColumn(h))]);
@@ -51,6 +51,7 @@ internal static class ReportDocument
                 method.DisplayName,
                 method.MethodKey,
                 Numbers.Raw(method.Calls?.Value),
+                Numbers.Raw(method.SuspendingCalls?.Value),
                 Numbers.Raw(method.BytesPerCall),
                 Numbers.Raw(method.ObjectsPerCall),
                 Numbers.Raw(method.HopsPerCall),
@@ -118,8 +119,8 @@ internal static class ReportDocument
             new("Total bytes"), new("Share"), new("± bytes"), new("Pass", ColumnAlignment.Left),
         ])
         {
-            Note = "Bytes and objects come from the allocation pass (TPL events off); hops from the hop pass. ± is the sampling error bound (~95 %). "
-                + "Calls that complete synchronously without allocating are invisible to EventPipe.",
+            Note = "Calls, bytes and objects come from the allocation pass (TPL events off); hops per suspending call from the hop pass. "
+                + "± is the sampling error bound (~95 %). Calls that complete synchronously without allocating are invisible to EventPipe.",
         };
         foreach (var method in SortedByCost(report.Methods))
         {

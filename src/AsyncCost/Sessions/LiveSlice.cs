@@ -62,6 +62,11 @@ internal static class LiveSlice
             {
                 throw new ProcessNotFoundException(processId);
             }
+            if (TargetProcess.BelongsToAnotherUser(processId))
+            {
+                // The runtime's socket is private to its user: connect fails with EACCES, reported as ServerNotAvailable.
+                throw new AccessDeniedException(processId, e);
+            }
             throw new NotDotNetProcessException($"Process {processId} refused the EventPipe session: {e.Message}", e);
         }
         catch (UnauthorizedAccessException e)

@@ -357,7 +357,7 @@ internal static class SessionRunner
         client.ResumeRuntime();
     }
 
-    private static bool NeedsAllocationTick(string? runtimeVersion, SessionOptions options, List<ReportWarning> warnings)
+    internal static bool NeedsAllocationTick(string? runtimeVersion, SessionOptions options, List<ReportWarning> warnings)
     {
         if (runtimeVersion is not null && Version.TryParse(runtimeVersion.Split('-')[0], out var version))
         {

@@ -27,8 +27,42 @@ internal static class TargetProcess
         {
             throw new DiagnosticsDisabledException(processId);
         }
+        // A runtime that is still starting has its libraries mapped before its diagnostics socket exists: give it a moment.
+        if (RuntimeVersion(MappedFiles(processId)) is not null || MappedFiles(processId).Any(f => f.EndsWith("/libhostfxr.so", StringComparison.Ordinal)))
+        {
+            for (var attempt = 0; attempt < 30; attempt++)
+            {
+                Thread.Sleep(100);
+                if (DiagnosticEndpoints.Published().Contains(processId))
+                {
+                    return;
+                }
+            }
+        }
         var name = Os.ProcFs.ReadCommandLine(processId) ?? processId.ToString(CultureInfo.InvariantCulture);
         throw new NotDotNetProcessException($"Process {processId} ({name}) is not a .NET process: it has no diagnostics endpoint.");
+    }
+
+    /// <summary>True when this process is not root and the target's real user id differs from ours (Linux /proc status).</summary>
+    public static bool BelongsToAnotherUser(int processId)
+    {
+        var ours = RealUserId("self");
+        var theirs = RealUserId(processId.ToString(CultureInfo.InvariantCulture));
+        return ours is not null and not "0" && theirs is not null && ours != theirs;
+    }
+
+    private static string? RealUserId(string process)
+    {
+        try
+        {
+            // "Uid:\treal\teffective\tsaved\tfs"
+            var line = File.ReadLines($"/proc/{process}/status").FirstOrDefault(l => l.StartsWith("Uid:", StringComparison.Ordinal));
+            return line?.Split('\t', StringSplitOptions.RemoveEmptyEntries).ElementAtOrDefault(1);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     public static bool Exists(int processId)

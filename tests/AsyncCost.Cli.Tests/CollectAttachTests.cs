@@ -1,0 +1,87 @@
+using AsyncCost.Cli.Tests.Infrastructure;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>`collect -p` and `monitor -p` against a running workload, and the ways a recording stops.</summary>
+public sealed class CollectAttachTests
+{
+    [Fact]
+    public async Task Collect_by_pid_reports_the_workloads_known_costs()
+    {
+        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
+        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--duration", "00:00:04", "--format", "json");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        Assert.Equal(StopReason.DurationElapsed, report.StopReason);
+        ReportAssertions.MatchesYieldTruth(report, WorkloadResult.ParseAll((await StopLoopAsync(workload)).StandardOutput)[0].BytesPerOp);
+    }
+
+    [Theory]
+    [InlineData("enter")]
+    [InlineData("INT")]
+    [InlineData("TERM")]
+    public async Task Enter_ctrl_c_and_sigterm_stop_cleanly_and_still_report(string how)
+    {
+        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
+        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "--passes", "allocations", "--format", "json");
+        await tool.WaitForLineAsync(l => l.StartsWith("Recording pass 1/1 (allocations)", StringComparison.Ordinal));
+
+        if (how == "enter")
+        {
+            tool.SendLine("");
+        }
+        else
+        {
+            tool.Signal(how);
+        }
+
+        var result = await tool.WaitForExitAsync();
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        Assert.Equal(StopReason.Canceled, report.StopReason);
+        ReportAssertions.MatchesYieldTruth(report, WorkloadResult.ParseAll((await StopLoopAsync(workload)).StandardOutput)[0].BytesPerOp, expectHops: false);
+    }
+
+    [Fact]
+    public async Task Attached_process_that_exits_mid_session_gives_exit_code_19_and_the_partial_report()
+    {
+        using var workload = ChildProcess.StartWorkload(null, "yield", "300000", "--wait");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "--passes", "allocations");
+        await tool.WaitForLineAsync(l => l.StartsWith("Recording pass 1/1", StringComparison.Ordinal));
+
+        workload.SendLine("go");
+        var result = await tool.WaitForExitAsync();
+
+        Expect.OneLineError(result, 19, $"Process {workload.Id} exited during collection");
+        Assert.Contains("YieldOnceAsync", result.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains("stopped: process exited", result.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Monitor_prints_periodic_tables_when_redirected()
+    {
+        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
+        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+
+        // Each window is one library session (attach, record a second, stop), so a window takes longer than a second.
+        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:12");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Expect.PlainText(result.StandardOutput);
+        Assert.True(result.StandardOutput.Split("Most expensive async methods (per second)").Length >= 3, result.ToString());
+        // Once both windows ran, the row has bytes/s, objects/s, calls/s and hops/s.
+        Assert.Matches(@"YieldOnceAsync\s+[\d.]+ [KMG]?B\s+[\d,]+\s+[\d,]+\s+[\d,]+", result.StandardOutput);
+    }
+
+    private static async Task<ProcessResult> StopLoopAsync(ChildProcess workload)
+    {
+        workload.CloseInput();
+        return await workload.WaitForExitAsync();
+    }
+}

@@ -1,0 +1,89 @@
+using AsyncCost.Cli.Tests.Infrastructure;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>`collect -- dotnet AsyncCost.Workload.dll yield N` and `report` on the traces it kept.</summary>
+[Collection(LaunchedWorkloadGroup.Name)]
+public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
+{
+    [Fact]
+    public void Runs_the_command_once_per_pass_passes_its_output_through_and_exits_with_its_code()
+    {
+        Assert.True(run.Result.ExitCode == 0, run.Result.ToString());
+        Assert.Equal(2, run.WorkloadResults.Count);
+        Assert.All(run.WorkloadResults, r => Assert.Equal(LaunchedWorkloadRun.Calls, r.Count));
+        Assert.Contains("once per pass, allocations (TPL events off) then hops (TPL events on)", run.Result.StandardError, StringComparison.Ordinal);
+        Assert.Equal(SourceKind.Launch, run.Report.Source.Kind);
+        Assert.Equal(0, run.Report.Source.ExitCode);
+        Assert.Equal([MeasurementPasses.Allocations, MeasurementPasses.Hops], run.Report.Passes.Select(p => p.Pass));
+        Expect.NoStackTrace(run.Result);
+    }
+
+    [Fact]
+    public void Status_lines_are_plain_periodic_lines_when_stderr_is_redirected()
+    {
+        Expect.PlainText(run.Result.StandardError);
+        Assert.Contains(run.Result.ErrorLines, l => l.StartsWith("Recording pass 1/2 (allocations)", StringComparison.Ordinal));
+        Assert.Contains(run.Result.ErrorLines, l => l.StartsWith("Recording pass 2/2 (hops)", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Report_rows_match_the_workloads_known_costs()
+    {
+        // The first run is the allocation pass (TPL events off): its in-process bytes are the truth for bytes/call.
+        ReportAssertions.MatchesYieldTruth(run.Report, run.WorkloadResults[0].BytesPerOp);
+        Assert.Equal(ReportAssertions.YieldMethodKey, run.Report.Methods.OrderByDescending(m => m.Bytes?.Value ?? 0).First().MethodKey);
+    }
+
+    [Fact]
+    public async Task Json_output_validates_against_the_published_schema()
+    {
+        var schemaText = (await ChildProcess.RunToolAsync("schema")).StandardOutput;
+        var schema = await NJsonSchema.JsonSchema.FromJsonAsync(schemaText);
+
+        var errors = schema.Validate(run.ReportJson);
+
+        Assert.True(errors.Count == 0, string.Join("\n", errors.Select(e => $"{e.Path}: {e.Kind}")));
+    }
+
+    [Fact]
+    public void Output_option_keeps_one_trace_per_pass_and_the_report()
+    {
+        Assert.All(run.Traces, trace => Assert.True(new FileInfo(trace).Length > 0, trace));
+        Assert.Equal(run.Traces, run.Report.Source.TraceFiles);
+        Assert.Contains("Report written to " + run.BasePath + ".json", run.Result.StandardError, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Report_on_the_kept_traces_gives_the_same_rows()
+    {
+        var result = await ChildProcess.RunToolAsync(["report", .. run.Traces, "--format", "json"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var offline = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        Assert.Equal(SourceKind.TraceFile, offline.Source.Kind);
+        Assert.Equal(run.Report.Methods.Select(m => m.MethodKey).Order(), offline.Methods.Select(m => m.MethodKey).Order());
+        foreach (var live in run.Report.Methods)
+        {
+            var saved = offline.Methods.Single(m => m.MethodKey == live.MethodKey);
+            Assert.Equal(live.Calls?.Value, saved.Calls?.Value);
+            Assert.Equal(live.Bytes?.Value, saved.Bytes?.Value);
+            Assert.Equal(live.Hops?.Value, saved.Hops?.Value);
+        }
+    }
+
+    // The allocation trace alone (small, quick to read): calls, bytes/call, objects/call, no hops.
+    [Theory]
+    [InlineData("table", @"YieldOnceAsync\s+[\d,]+\s+[\d.]+\s+1\.0\s+-\s+[\d.]+ MB\s+[\d.]+ %\s+±[\d.]+ %\s+allocations")]
+    [InlineData("markdown", @"\| AsyncCost\.Workload\.Scenarios\.YieldOnceAsync \| [\d,]+ \| [\d.]+ \| 1\.0 \| - \|")]
+    [InlineData("csv", @"(?m)^AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,\d+(\.\d+)?,,[\d.]+,1,")]
+    public async Task Report_prints_the_rows_in_each_text_format(string format, string rowPattern)
+    {
+        var result = await ChildProcess.RunToolAsync("report", run.Traces[0], "--format", format);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Matches(rowPattern, result.StandardOutput);
+        Expect.PlainText(result.StandardOutput);
+    }
+}

@@ -1,0 +1,110 @@
+using AsyncCost.Cli.Tests.Infrastructure;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>The command tree, help and usage errors, driven through the real tool.</summary>
+public sealed class CommandLineTests
+{
+    [Fact]
+    public async Task Version_prints_the_package_version()
+    {
+        var result = await ChildProcess.RunToolAsync("--version");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Matches(@"^\d+\.\d+\.\d+", result.StandardOutput);
+    }
+
+    [Fact]
+    public async Task Root_help_lists_every_command_examples_and_every_exit_code()
+    {
+        var result = await ChildProcess.RunToolAsync("--help");
+
+        Assert.Equal(0, result.ExitCode);
+        foreach (var command in new[] { "ps", "collect", "report", "monitor", "schema" })
+        {
+            Assert.Matches($@"(?m)^\s+{command}\b", result.StandardOutput);
+        }
+
+        Assert.Contains("Examples:", result.StandardOutput, StringComparison.Ordinal);
+        foreach (var (code, meaning) in ExitCodes.Catalog)
+        {
+            Assert.Contains($"{(int)code,3}  {meaning}", result.StandardOutput, StringComparison.Ordinal);
+        }
+    }
+
+    [Theory]
+    [InlineData("ps")]
+    [InlineData("collect")]
+    [InlineData("report")]
+    [InlineData("monitor")]
+    [InlineData("schema")]
+    public async Task Every_command_has_help_with_examples_and_exit_codes(string command)
+    {
+        var result = await ChildProcess.RunToolAsync(command, "--help");
+
+        Assert.Equal(0, result.ExitCode);
+        Assert.Contains("Usage:", result.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains($"Examples:\n  dotnet-asynccost {command}", result.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains("Exit codes:\n    0  ", result.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Unrecognized command or argument 'frobnicate'", "frobnicate")]
+    [InlineData("Unrecognized option '--bogus'", "report", "x.nettrace", "--bogus")]
+    [InlineData("Unrecognized option or argument '--bogus'; put a command to launch after '--'", "collect", "--bogus")]
+    [InlineData("--duration: '5' is not a positive duration in hh:mm:ss", "collect", "-p", "1", "--duration", "5")]
+    [InlineData("--passes: unknown pass 'gc'", "collect", "-p", "1", "--passes", "allocations,gc")]
+    [InlineData("--format: unknown format 'xml'", "report", "x.nettrace", "--format", "xml")]
+    [InlineData("collect needs exactly one target", "collect")]
+    [InlineData("collect needs exactly one target", "collect", "-p", "1", "-n", "app")]
+    [InlineData("collect needs exactly one target", "collect", "-p", "1", "--", "dotnet", "app.dll")]
+    [InlineData("monitor needs exactly one target", "monitor")]
+    [InlineData("Required argument missing for command: 'report'", "report")]
+    [InlineData("Required command was not provided", new string[0])]
+    public async Task Usage_errors_exit_2_with_one_line(string message, params string[] args)
+    {
+        var result = await ChildProcess.RunToolAsync(args);
+
+        Expect.OneLineError(result, 2, message);
+    }
+
+    [Fact]
+    public async Task Ps_lists_a_running_dotnet_process_by_id_and_command_line()
+    {
+        using var workload = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+
+        var result = await ChildProcess.RunToolAsync("ps");
+
+        Assert.Equal(0, result.ExitCode);
+        var row = result.StandardOutput.Split('\n').Single(l => l.TrimStart().StartsWith(workload.Id + " ", StringComparison.Ordinal));
+        Assert.Contains("AsyncCost.Workload.dll yield 1 --wait", row, StringComparison.Ordinal);
+        Expect.PlainText(result.StandardOutput);
+    }
+
+    [Fact]
+    public async Task Schema_prints_the_versioned_json_schema_of_reports()
+    {
+        var result = await ChildProcess.RunToolAsync("schema");
+
+        Assert.Equal(0, result.ExitCode);
+        var schema = await NJsonSchema.JsonSchema.FromJsonAsync(result.StandardOutput);
+        Assert.Contains("schemaVersion", schema.Properties.Keys);
+        Assert.Contains("methods", schema.Properties.Keys);
+    }
+
+    [Fact]
+    public void Readme_documents_every_exit_code()
+    {
+        var readme = File.ReadAllText(Path.Combine(Repository.Root, "README.md"));
+
+        foreach (var (code, meaning) in ExitCodes.Catalog)
+        {
+            // The README's table spells the same meaning, with code formatting and without the final period.
+            var words = meaning.TrimEnd('.').Replace("DOTNET_EnableDiagnostics=0", "`DOTNET_EnableDiagnostics=0`", StringComparison.Ordinal)
+                .Replace("(-o)", "(`-o`)", StringComparison.Ordinal).Replace("with -p", "with `-p`", StringComparison.Ordinal)
+                .Replace("(collect -- <command>:", "(`collect -- <command>`:", StringComparison.Ordinal);
+            Assert.Contains($"| {(int)code} | {words} |", readme, StringComparison.Ordinal);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+using AsyncCost.Cli.Tests.Infrastructure;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>On a terminal (a pseudo-terminal from script(1)) the status line is rewritten in place and tables have colour.</summary>
+public sealed class TerminalTests
+{
+    [Fact]
+    public async Task On_a_terminal_the_status_line_is_rewritten_in_place_and_tables_are_styled()
+    {
+        var command = $"dotnet '{Repository.ToolDll}' collect --passes allocations -- dotnet '{Repository.WorkloadDll}' yield 200000";
+        using var terminal = ChildProcess.Start("script", ["-qec", command, "/dev/null"]);
+
+        var result = await terminal.WaitForExitAsync();
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        // Each status is written as \r + text + ESC[K (clear the rest of the previous one); the reader splits lines at \r.
+        Assert.Matches("(?m)^Recording pass 1/1 \\(allocations\\)  \\d\\d:\\d\\d:\\d\\d  [\\d,]+ events  [\\d.]+ MB  \\(Enter or Ctrl\\+.*\u001b\\[K", result.StandardOutput);
+        Assert.Contains("\u001b[1mAsyncCost report", result.StandardOutput, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,152 @@
+using System.Globalization;
+using AsyncCost.Cli.Tests.Infrastructure;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>Every user error of the issue, driven through the real tool: its exit code, one stderr line, no stack trace.</summary>
+public sealed class UserErrorTests
+{
+    [Fact]
+    public async Task No_such_pid_is_10()
+    {
+        var pid = UnusedProcessId();
+
+        var result = await ChildProcess.RunToolAsync("collect", "-p", pid.ToString(CultureInfo.InvariantCulture));
+
+        Expect.OneLineError(result, 10, $"No process with id {pid}");
+    }
+
+    [Fact]
+    public async Task No_process_with_that_name_is_10()
+    {
+        var result = await ChildProcess.RunToolAsync("collect", "-n", "NoSuchAppAnywhere");
+
+        Expect.OneLineError(result, 10, "No .NET process named 'NoSuchAppAnywhere'");
+    }
+
+    [Fact]
+    public async Task A_process_that_is_not_dotnet_is_11()
+    {
+        using var sleeper = ChildProcess.Start("sleep", ["600"]);
+
+        var result = await ChildProcess.RunToolAsync("collect", "-p", sleeper.IdText);
+
+        Expect.OneLineError(result, 11, sleeper.IdText);
+    }
+
+    [Fact]
+    public async Task Diagnostics_disabled_is_12()
+    {
+        using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText);
+
+        Expect.OneLineError(result, 12, "DOTNET_EnableDiagnostics=0");
+    }
+
+    [Fact]
+    public async Task Another_users_process_is_13()
+    {
+        // Only root can run the tool as another user (setpriv); xunit 2 has no runtime skip, so elsewhere this test has nothing to check.
+        if (Environment.UserName != "root")
+        {
+            return;
+        }
+
+        using var workload = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+
+        // The tool runs as 'nobody' against root's process: the diagnostics socket refuses it.
+        var result = await RunAsync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "dotnet", Repository.ToolDll, "collect", "-p", workload.IdText]);
+
+        Expect.OneLineError(result, 13, "belongs to another user");
+    }
+
+    [Fact]
+    public async Task A_command_that_is_not_found_is_14()
+    {
+        var result = await ChildProcess.RunToolAsync("collect", "--", "/no/such/program", "--flag");
+
+        Expect.OneLineError(result, 14, "/no/such/program");
+    }
+
+    [Fact]
+    public async Task A_missing_trace_is_15()
+    {
+        var result = await ChildProcess.RunToolAsync("report", "/no/such/trace.nettrace");
+
+        Expect.OneLineError(result, 15, "/no/such/trace.nettrace");
+    }
+
+    [Fact]
+    public async Task A_file_that_is_not_a_trace_is_16()
+    {
+        var path = Path.GetTempFileName();
+        await File.WriteAllTextAsync(path, "this is not a nettrace file");
+        try
+        {
+            var result = await ChildProcess.RunToolAsync("report", path);
+
+            Expect.OneLineError(result, 16, path);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public async Task An_unwritable_output_path_is_17_before_anything_runs()
+    {
+        var result = await ChildProcess.RunToolAsync("collect", "-o", "/proc/no-such-dir/run", "--", "dotnet", Repository.WorkloadDll, "yield", "1");
+
+        Expect.OneLineError(result, 17, "/proc/no-such-dir/run.txt");
+        Assert.Empty(WorkloadResult.ParseAll(result.StandardOutput));
+    }
+
+    [Fact]
+    public async Task Ctrl_c_during_start_up_is_20()
+    {
+        // A command that never connects to the diagnostic port keeps the session in start-up until it is stopped.
+        using var tool = ChildProcess.StartTool("collect", "--", "sleep", "600");
+        await tool.WaitForLineAsync(l => l.StartsWith("Launching 'sleep 600'", StringComparison.Ordinal));
+
+        tool.Signal("INT");
+        var result = await tool.WaitForExitAsync();
+
+        Expect.OneLineError(result, 20, "Stopped before recording started");
+    }
+
+    [Fact]
+    public async Task A_name_shared_by_several_processes_is_21()
+    {
+        using var first = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
+        using var second = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
+        await first.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        await second.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+
+        var result = await ChildProcess.RunToolAsync("collect", "-n", "AsyncCost.Workload");
+
+        Expect.OneLineError(result, 21, "pick one with -p");
+        Assert.Contains(first.IdText, result.StandardError, StringComparison.Ordinal);
+    }
+
+    private static async Task<ProcessResult> RunAsync(string fileName, IReadOnlyList<string> args)
+    {
+        using var process = ChildProcess.Start(fileName, args);
+        return await process.WaitForExitAsync();
+    }
+
+    private static int UnusedProcessId()
+    {
+        var max = int.Parse(File.ReadAllText("/proc/sys/kernel/pid_max").Trim(), CultureInfo.InvariantCulture);
+        for (var pid = max - 1; ; pid--)
+        {
+            if (!Directory.Exists("/proc/" + pid.ToString(CultureInfo.InvariantCulture)))
+            {
+                return pid;
+            }
+        }
+    }
+}
