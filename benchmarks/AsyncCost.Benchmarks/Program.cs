@@ -1,11 +1,14 @@
+using AsyncCost.Benchmarks.Analyzers;
 using AsyncCost.Benchmarks.ContextSwitches;
 using AsyncCost.Benchmarks.Infrastructure;
 using BenchmarkDotNet.Running;
 
-// Two modes: `context-switch-console` (seed 000's own method); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
+// Three modes: `context-switch-console` (seed 000's own method), `analyzer-speed` (the AC rules' share of compile
+// time, per rule); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
 return args switch
 {
     ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
+    [AnalyzerSpeedCommand.Name, .. var rest] => AnalyzerSpeedCommand.Run(rest),
     _ => RunBenchmarks(args),
 };
 

@@ -102,7 +102,42 @@ public class AC0002PreferValueTaskTests
     public Task Flags_a_generic_result_and_a_method_nobody_calls_yet() =>
         Verify.VerifyAsync(Code("private async [|Task<T>|] Echo<T>(T value, bool fast) { if (fast) return value; await Task.Yield(); return value; }"));
 
+    [Fact]
+    public Task Flags_synchronous_returns_inside_loops_try_and_lock() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<decimal>|] InLoop(string[] keys)
+                {
+                    foreach (var key in keys) { if (_cache.TryGetValue(key, out var hit)) return hit; }
+                    return await LoadAsync("x");
+                }
+                private async [|Task<decimal>|] InTry(string key)
+                {
+                    try { if (_cache.TryGetValue(key, out var hit)) return hit; }
+                    finally { _count++; }
+                    return await LoadAsync(key);
+                }
+                private async [|Task<decimal>|] InLock(string key)
+                {
+                    lock (_cache) { if (_cache.TryGetValue(key, out var hit)) return hit; }
+                    return await LoadAsync(key);
+                }
+            """));
+
     // ---- must not flag ----
+
+    [Fact]
+    public Task Ignores_paths_that_pass_an_await_in_a_loop_condition_finally_or_await_using() =>
+        Verify.VerifyAsync(Code("""
+                private async Task<decimal> AwaitForeach(IAsyncEnumerable<decimal> xs) { await foreach (var x in xs) { if (x > 0) return x; } return 2.5m; }
+                private async Task<decimal> AwaitInFinally(string key)
+                {
+                    try { if (_cache.TryGetValue(key, out var hit)) return hit; }
+                    finally { await Task.Delay(1); }
+                    return 2.5m;
+                }
+                private async Task<decimal> AwaitUsing() { await using var s = new System.IO.MemoryStream(); return 2.5m; }
+                private async Task<decimal> DoWhile() { decimal d; do { d = await LoadAsync("x"); } while (d < 0); return d + 2.5m; }
+            """));
 
     [Fact]
     public Task Ignores_public_api_by_default_including_protected_members() =>

@@ -58,7 +58,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
                 return;
             }
             var resultType = ((INamedTypeSymbol)method.ReturnType).TypeArguments[0];
-            var completion = SynchronousCompletion.Analyze(context.GetControlFlowGraph(body));
+            var completion = SynchronousCompletion.Analyze(body);
             if (!completion.Exists || completion.ReturnedValues.All(v => TaskResultCache.IsCached(v, resultType)))
             {
                 return; // always suspends, or every synchronous result is a cached task already

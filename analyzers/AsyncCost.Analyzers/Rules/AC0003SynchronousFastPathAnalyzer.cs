@@ -50,7 +50,7 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            _completesSynchronously[method] = SynchronousCompletion.Analyze(context.GetControlFlowGraph(body)).Exists;
+            _completesSynchronously[method] = SynchronousCompletion.Analyze(body).Exists;
             if (FirstAwaitedCallee(body) is { } start && !SymbolEqualityComparer.Default.Equals(start.Callee, method))
             {
                 _startsByAwaiting.Add((method, start.Callee, start.Await));

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Immutable;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
@@ -42,8 +43,16 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         });
     }
 
+    private enum Mode
+    {
+        Library,
+        Always,
+        Never,
+    }
+
     private sealed class Analysis(Compilation compilation, AnalyzerOptions options, WellKnownAsyncTypes types)
     {
+        private readonly ConcurrentDictionary<SyntaxTree, Mode> _modes = new();
         private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options);
         private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
@@ -96,17 +105,27 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
 
         private bool Applies(OperationAnalysisContext context)
         {
-            var mode = RuleOptions.Get(context.Options, context.Operation.Syntax.SyntaxTree, RuleIds.MissingConfigureAwait, ModeOption);
-            if (string.Equals(mode, "never", StringComparison.OrdinalIgnoreCase))
+            var tree = context.Operation.Syntax.SyntaxTree;
+            if (!_modes.TryGetValue(tree, out var mode))
             {
-                return false;
+                mode = _modes.GetOrAdd(tree, ReadMode(tree, context.Options));
             }
-            if (string.Equals(mode, "always", StringComparison.OrdinalIgnoreCase))
+            return mode switch
             {
-                return true;
-            }
-            return _isLibrary && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType);
+                Mode.Never => false,
+                Mode.Always => true,
+                _ => _isLibrary && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType),
+            };
         }
+
+        // The mode is per file (.editorconfig sections), read once per tree rather than once per await.
+        private static Mode ReadMode(SyntaxTree tree, AnalyzerOptions options) =>
+            RuleOptions.Get(options, tree, RuleIds.MissingConfigureAwait, ModeOption) switch
+            {
+                { } mode when mode.Equals("never", StringComparison.OrdinalIgnoreCase) => Mode.Never,
+                { } mode when mode.Equals("always", StringComparison.OrdinalIgnoreCase) => Mode.Always,
+                _ => Mode.Library,
+            };
 
         // An await foreach is configured when a ConfigureAwait call appears anywhere in the chain that builds its
         // collection: x.ConfigureAwait(false).WithCancellation(ct) and x.WithCancellation(ct).ConfigureAwait(false) alike.
