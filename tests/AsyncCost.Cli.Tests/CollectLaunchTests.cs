@@ -86,4 +86,17 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         Assert.Matches(rowPattern, result.StandardOutput);
         Expect.PlainText(result.StandardOutput);
     }
+
+    [Fact]
+    public async Task A_truncated_trace_is_16_and_still_reports_what_was_readable()
+    {
+        var bytes = await File.ReadAllBytesAsync(run.Traces[0]);
+        var truncated = run.BasePath + ".truncated.nettrace";
+        await File.WriteAllBytesAsync(truncated, bytes[..(bytes.Length * 2 / 3)]);
+
+        var result = await ChildProcess.RunToolAsync("report", truncated);
+
+        Expect.OneLineError(result, 16, "truncated.nettrace is truncated or damaged");
+        Assert.Contains("stopped: trace truncated (cut short: figures cover only what was gathered)", result.StandardOutput, StringComparison.Ordinal);
+    }
 }
