@@ -41,7 +41,9 @@ if (flags.Contains("--loop"))
 do
 {
     var scope = AsyncCostScope.Start();
+    var clock = System.Diagnostics.Stopwatch.StartNew();
     var checksum = await scenario(count);
+    var elapsed = clock.Elapsed;
     var delta = scope.Stop();
     var result = new Dictionary<string, object?>
     {
@@ -53,6 +55,8 @@ do
         ["completedWorkItems"] = delta.CompletedWorkItems,
         ["workItemsPerOp"] = (double)delta.CompletedWorkItems / count,
         ["lockContentions"] = delta.LockContentions,
+        ["elapsedSeconds"] = elapsed.TotalSeconds,
+        ["opsPerSecond"] = count / elapsed.TotalSeconds,
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
     };
