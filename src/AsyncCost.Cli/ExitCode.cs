@@ -29,7 +29,7 @@ internal static class ExitCodes
 {
     public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =
     [
-        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code)."),
+        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
         (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),

@@ -89,12 +89,15 @@ internal static class CollectCommand
         _ => "allocations and hops",
     };
 
-    /// <summary>A launched command's own exit code; an attached process that exited mid-session is reported, with its own code.</summary>
+    /// <summary>
+    /// A launched command's own exit code (0 when the user stopped it: the tool ended it, so it has none of its own);
+    /// an attached process that exited mid-session is reported, with its own code.
+    /// </summary>
     private static int ExitCodeOf(AsyncCostReport report)
     {
         if (report.Source.Kind == SourceKind.Launch)
         {
-            return report.Source.ExitCode ?? 0;
+            return report.StopReason == StopReason.Canceled ? 0 : report.Source.ExitCode ?? 0;
         }
 
         if (report.StopReason == StopReason.ProcessExited)
