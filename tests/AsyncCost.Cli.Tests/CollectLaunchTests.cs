@@ -99,4 +99,20 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         Expect.OneLineError(result, 16, "truncated.nettrace is truncated or damaged");
         Assert.Contains("stopped: trace truncated (cut short: figures cover only what was gathered)", result.StandardOutput, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Ctrl_c_while_a_launched_command_records_stops_every_pass_reports_and_exits_0()
+    {
+        using var tool = ChildProcess.StartTool("collect", "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+        await tool.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+
+        tool.Signal("INT");
+        var result = await tool.WaitForExitAsync();
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput[result.StandardOutput.IndexOf("\n{", StringComparison.Ordinal)..]);
+        Assert.Equal(StopReason.Canceled, report.StopReason);
+        Assert.Equal([MeasurementPasses.Allocations], report.Passes.Select(p => p.Pass));
+        ReportAssertions.YieldRow(report);
+    }
 }
