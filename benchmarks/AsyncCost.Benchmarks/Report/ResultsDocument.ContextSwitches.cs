@@ -21,7 +21,7 @@ public sealed partial class ResultsDocument
         ["No-switch"] = "Pure counting loop: the difference is the CPU's speed (and the JIT: .NET 10 keeps the loop because its sum is used; the original's empty loop survived only because .NET Framework's JIT did not remove empty loops).",
         ["Async w/o yield"] = "An await of a completed task never suspends; on .NET Core the state machine stays a struct on the stack and no ExecutionContext is captured, so what remains is a call and an IsCompleted check around the work.",
         ["Async w/ yield"] = "Every unit queues its continuation to the thread pool and a pool thread picks it up; .NET 10's pool (per-thread local queues, no AppDomain or ExecutionContext flow costs of .NET Framework 4.x) and this CPU set the price.",
-        ["Thread switches"] = "Every unit is a kernel wake-up of another thread (futex on Linux, an event on Windows) and a context switch; with Environment.ProcessorCount = 2 here, and other jobs competing for the 2 vCPUs of a VM, a woken thread often waits for a CPU.",
+        ["Thread switches"] = "Every unit is a kernel wake-up of another thread (futex on Linux, an event on Windows) and a context switch, over Environment.ProcessorCount = 2 threads here. In this VM the price depends on the other vCPU: waking a thread on a halted, idle vCPU goes through the hypervisor (an inter-processor interrupt), most likely why the console pass, run last on an idle machine, is far slower per unit than these warm, repeated rows.",
     };
 
     private void ContextSwitchesSection(StringBuilder text, IReadOnlyList<Chart> charts, string chartsFolder)
