@@ -22,6 +22,9 @@ internal enum ExitCode
     ProcessExited = 19,
     CanceledBeforeRecording = 20,
     AmbiguousProcessName = 21,
+    FindingsFileNotFound = 22,
+    FindingsFileInvalid = 23,
+    ReportFileInvalid = 24,
 }
 
 /// <summary>What each exit code means, for --help and README (one place).</summary>
@@ -29,7 +32,7 @@ internal static class ExitCodes
 {
     public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =
     [
-        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code)."),
+        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
         (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),
@@ -44,6 +47,9 @@ internal static class ExitCodes
         (ExitCode.ProcessExited, "The attached process exited during collection (what was gathered is still reported)."),
         (ExitCode.CanceledBeforeRecording, "Stopped (Ctrl+C, SIGTERM, Enter) before recording started: nothing was gathered."),
         (ExitCode.AmbiguousProcessName, "Several processes have that name: pick one with -p."),
+        (ExitCode.FindingsFileNotFound, "The analyzer findings file (--sarif) does not exist."),
+        (ExitCode.FindingsFileInvalid, "The analyzer findings file (--sarif) is not a SARIF log."),
+        (ExitCode.ReportFileInvalid, "A report given to 'compare' is missing or is not a JSON report of this tool."),
     ];
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch
@@ -57,6 +63,8 @@ internal static class ExitCodes
         AsyncCostErrorKind.TraceFileInvalid => ExitCode.TraceFileInvalid,
         AsyncCostErrorKind.OutputNotWritable => ExitCode.OutputNotWritable,
         AsyncCostErrorKind.RuntimeTooOld => ExitCode.RuntimeTooOld,
+        AsyncCostErrorKind.FindingsFileNotFound => ExitCode.FindingsFileNotFound,
+        AsyncCostErrorKind.FindingsFileInvalid => ExitCode.FindingsFileInvalid,
         _ => ExitCode.UnexpectedError,
     };
 

@@ -33,10 +33,10 @@ public enum AsyncCostErrorKind
     RuntimeTooOld = 18,
 
     /// <summary>The analyzer findings (SARIF) file does not exist.</summary>
-    FindingsFileNotFound = 19,
+    FindingsFileNotFound = 22,
 
     /// <summary>The analyzer findings file is not a SARIF log this tool reads.</summary>
-    FindingsFileInvalid = 20,
+    FindingsFileInvalid = 23,
 }
 
 /// <summary>A user error: bad input the caller can fix. The message is one readable line; no stack trace is needed.</summary>

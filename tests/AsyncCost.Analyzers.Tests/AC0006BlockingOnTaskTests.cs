@@ -57,6 +57,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { "inside an async lambda", """
             Func<Task<int>> M(Task<int> t) => async () => { await Task.Delay(1); return [|t.Result|]; };
             """ },
+        { "a pattern on a different property", """
+            int M(Task<int> t) => t is { IsCompleted: false } ? [|t.Result|] : 0;
+            """ },
+        { "ValueTask GetAwaiter().GetResult()", """
+            int M(ValueTask<int> t) => [|t.GetAwaiter().GetResult()|];
+            """ },
         { "WaitAll of a collection", """
             void M(List<Task> tasks) => [|Task.WaitAll(tasks.ToArray())|];
             """ },
@@ -102,6 +108,15 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
         { "IsCompleted == true and &&", """
             bool M(Task<bool> t) => t.IsCompleted == true && t.Result;
+            """ },
+        { "property pattern guard", """
+            int M(Task<int> t) => t is { IsCompletedSuccessfully: true } ? t.Result : -1;
+            """ },
+        { "is false early return", """
+            int M(Task<int> t) { if (t.IsCompleted is false) { return -1; } return t.Result; }
+            """ },
+        { "ValueTask GetAwaiter().GetResult() after a check", """
+            int M(ValueTask<int> t) => t.IsCompletedSuccessfully ? t.GetAwaiter().GetResult() : -1;
             """ },
         { "Debug.Assert(IsCompleted)", """
             int M(Task<int> t) { System.Diagnostics.Debug.Assert(t.IsCompleted); return t.Result; }
@@ -190,6 +205,24 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { "async Task<int> M(Task<int> t) { await Task.WhenAll(t, ); return t.Result; }" },
         { "int M(Task<int> t) => t.ContinueWith(a => a.Result).Result" },
     };
+
+    [Fact]
+    public Task Fix_All_awaits_every_blocking_call_in_the_document() =>
+        CodeFixVerifier<AC0006BlockingOnTaskAnalyzer, AC0006BlockingOnTaskCodeFix>.VerifyFixAllAsync(
+            Snippet.InClass("""
+                async Task<int> M(Task<int> a, Task<int> b)
+                {
+                    await Task.Delay(1);
+                    return [|a.Result|] + [|b.Result|];
+                }
+            """),
+            Snippet.InClass("""
+                async Task<int> M(Task<int> a, Task<int> b)
+                {
+                    await Task.Delay(1);
+                    return await a + await b;
+                }
+            """));
 
     [Fact]
     public async Task No_fix_is_offered_in_synchronous_code()

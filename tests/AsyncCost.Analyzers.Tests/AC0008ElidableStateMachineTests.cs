@@ -136,6 +136,18 @@ public class AC0008ElidableStateMachineTests : RuleTheories<AC0008ElidableStateM
     };
 
     [Fact]
+    public Task Fix_All_elides_every_method_in_the_document() =>
+        CodeFixVerifier<AC0008ElidableStateMachineAnalyzer, AC0008ElidableStateMachineCodeFix>.VerifyFixAllAsync(
+            Snippet.InClass(Callees + """
+                [|async|] Task<int> A() => await F(1);
+                [|async|] Task B() => await G();
+            """),
+            Snippet.InClass(Callees + """
+                Task<int> A() => F(1);
+                Task B() => G();
+            """));
+
+    [Fact]
     public Task Fix_returns_the_task() =>
         CodeFixVerifier<AC0008ElidableStateMachineAnalyzer, AC0008ElidableStateMachineCodeFix>.VerifyFixAsync(
             Snippet.InClass(Callees + """

@@ -102,6 +102,15 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                 }
             }
             """ },
+        { "the task is returned through a local", """
+            Task<int> Get(string key)
+            {
+                if (key.Length == 0) { return Task.FromResult(0); }
+                var pending = Slow();
+                return pending;
+                async Task<int> [|Slow|]() => await Load(key);
+            }
+            """ },
         { "fast path in a switch", """
             ValueTask<int> Get(int kind, string key)
             {
@@ -309,6 +318,15 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                     async ValueTask<int> Slow(string key) => _cache[key] = await Load(key);
                 }
             """));
+
+    [Fact]
+    public async Task No_fix_when_the_enclosing_method_changes_a_captured_variable_after_the_call()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass(Cache + """
+            Task<int> Get(string key) { if (key.Length == 0) { return Task.FromResult(0); } var task = Slow(); key = ""; return task; async Task<int> Slow() { await Task.Yield(); return key.Length; } }
+            """)));
+        Assert.False(diagnostic.Properties.ContainsKey(AC0009FastPathClosureAnalyzer.CapturedProperty));
+    }
 
     [Fact]
     public async Task No_fix_when_the_local_function_writes_the_captured_variable()

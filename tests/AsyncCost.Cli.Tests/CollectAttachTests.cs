@@ -1,4 +1,5 @@
 using AsyncCost.Cli.Tests.Infrastructure;
+using System.Text.RegularExpressions;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Tests;
@@ -64,19 +65,22 @@ public sealed class CollectAttachTests
     }
 
     [Fact]
-    public async Task Monitor_prints_periodic_tables_when_redirected()
+    public async Task Monitor_prints_periodic_tables_when_redirected_and_q_quits()
     {
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        using var monitor = ChildProcess.StartTool("monitor", "-p", workload.IdText);
 
-        // Each window is one library session (attach, record a second, stop), so a window takes longer than a second.
-        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:12");
+        // Once an allocation window and a hop window have run, the row has bytes/s, objects/s, calls/s and hops/s.
+        await monitor.WaitForLineAsync(l => Regex.IsMatch(l, @"YieldOnceAsync\s+[\d.]+ [KMG]?B\s+[\d,]+\s+[\d,]+\s+[\d,]+$"));
+        monitor.SendLine("q");
+        var result = await monitor.WaitForExitAsync();
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Expect.PlainText(result.StandardOutput);
         Assert.True(result.StandardOutput.Split("Most expensive async methods (per second)").Length >= 3, result.ToString());
-        // Once both windows ran, the row has bytes/s, objects/s, calls/s and hops/s.
-        Assert.Matches(@"YieldOnceAsync\s+[\d.]+ [KMG]?B\s+[\d,]+\s+[\d,]+\s+[\d,]+", result.StandardOutput);
+        Assert.Matches(@"pid \d+ dotnet \| work items/s [\d,]+", result.StandardOutput);
+        await StopLoopAsync(workload);
     }
 
     private static async Task<ProcessResult> StopLoopAsync(ChildProcess workload)

@@ -86,4 +86,33 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         Assert.Matches(rowPattern, result.StandardOutput);
         Expect.PlainText(result.StandardOutput);
     }
+
+    [Fact]
+    public async Task A_truncated_trace_is_16_and_still_reports_what_was_readable()
+    {
+        var bytes = await File.ReadAllBytesAsync(run.Traces[0]);
+        var truncated = run.BasePath + ".truncated.nettrace";
+        await File.WriteAllBytesAsync(truncated, bytes[..(bytes.Length * 2 / 3)]);
+
+        var result = await ChildProcess.RunToolAsync("report", truncated);
+
+        Expect.OneLineError(result, 16, "truncated.nettrace is truncated or damaged");
+        Assert.Contains("stopped: trace truncated (cut short: figures cover only what was gathered)", result.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Ctrl_c_while_a_launched_command_records_stops_every_pass_reports_and_exits_0()
+    {
+        using var tool = ChildProcess.StartTool("collect", "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+        await tool.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+
+        tool.Signal("INT");
+        var result = await tool.WaitForExitAsync();
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput[result.StandardOutput.IndexOf("\n{", StringComparison.Ordinal)..]);
+        Assert.Equal(StopReason.Canceled, report.StopReason);
+        Assert.Equal([MeasurementPasses.Allocations], report.Passes.Select(p => p.Pass));
+        ReportAssertions.YieldRow(report);
+    }
 }

@@ -93,7 +93,7 @@ public sealed class RenderingTests
     private static string Render(ReportFormat format)
     {
         using var writer = new StringWriter();
-        ReportWriter.Write(Report, format, writer, isTerminal: false);
+        ReportWriter.Write(Report, null, format, writer, isTerminal: false);
         return writer.ToString();
     }
 }

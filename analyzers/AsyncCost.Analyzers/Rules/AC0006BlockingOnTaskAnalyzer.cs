@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
@@ -16,7 +17,7 @@ namespace AsyncCost.Analyzers.Rules;
 /// earlier blocking wait, which is the one reported), an enclosing or early-exit <c>IsCompleted</c>-family check
 /// (vs-threading#301), the antecedent inside its <c>ContinueWith</c>, and tasks complete by construction
 /// (<c>Task.FromResult</c>, the result of <c>await Task.WhenAny</c>). A synchronous console <c>Main</c> is exempt.
-/// Facts are gathered per operation block and matched once at its end, so a method is walked once.
+/// Only a method with a blocking call is walked for these facts, once, however many blocking calls it has.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
@@ -51,8 +52,106 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     ? compilation.GetEntryPoint(CancellationToken.None)
                     : null,
                 LazyThreadSafetyMode.ExecutionAndPublication);
-            start.RegisterOperationBlockStartAction(block => new BlockFacts(types, entryPoint).Register(block));
+            var factsByBody = new ConditionalWeakTable<IOperation, BlockFacts>();
+            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody), OperationKind.Invocation, OperationKind.PropertyReference);
         });
+    }
+
+    // Blocking calls are rare: each operation is filtered by name first, and only a method with a blocking call
+    // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
+    private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
+    {
+        if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
+        {
+            return;
+        }
+        var body = context.Operation;
+        while (body.Parent is { } parent)
+        {
+            body = parent;
+        }
+        var facts = factsByBody.GetValue(body, root => new BlockFacts(types, root));
+        if (use.Subjects.All(s => facts.IsKnownComplete(s, use.Operation)))
+        {
+            return;
+        }
+        var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
+        context.ReportDiagnostic(DiagnosticFactory.Create(
+            Descriptors.BlockingOnTask, use.Operation.Syntax.GetLocation(), context.ContainingSymbol, properties, use.Display));
+    }
+
+    private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Lazy<IMethodSymbol?> entryPoint)
+    {
+        for (var current = use.Operation.Parent; current is not null; current = current.Parent)
+        {
+            if (current is INameOfOperation)
+            {
+                return true;
+            }
+        }
+        // A synchronous Main has nothing to return to: blocking there is how a sync entry point waits.
+        return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
+            && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
+    }
+
+    /// <summary>The blocking call an operation is, if any: <c>.Result</c>, <c>.Wait(…)</c>, <c>GetResult()</c>, <c>Task.WaitAll/WaitAny</c>.</summary>
+    private static BlockingUse? Classify(IOperation operation, Types types)
+    {
+        if (operation is IPropertyReferenceOperation { Property.Name: "Result", Instance: { } task } reference)
+        {
+            var type = reference.Property.ContainingType.OriginalDefinition;
+            return SymbolEqualityComparer.Default.Equals(type, types.Async.TaskOfT) || SymbolEqualityComparer.Default.Equals(type, types.Async.ValueTaskOfT)
+                ? new BlockingUse(reference, ResultKind, ".Result", ImmutableArray.Create(new Subject(task)), completesSubjects: false)
+                : null;
+        }
+        if (operation is not IInvocationOperation invocation)
+        {
+            return null;
+        }
+        var method = invocation.TargetMethod;
+        switch (method.Name)
+        {
+            case "Wait" when !method.IsStatic && invocation.Instance is { } waited && types.Async.IsTask(method.ContainingType)
+                && WaitTimeouts.Of(invocation, types.TimeSpan) != WaitTimeouts.Kind.Zero:
+                return new BlockingUse(invocation, WaitKind, ".Wait()", ImmutableArray.Create(new Subject(waited)), completesSubjects: method.ReturnsVoid);
+            case "GetResult" when invocation.Instance is { } awaiter && types.Awaiters.Contains(method.ContainingType.OriginalDefinition):
+                return new BlockingUse(invocation, GetResultKind, ".GetAwaiter().GetResult()", ImmutableArray.Create(new Subject(TaskBehindAwaiter(awaiter, types))), completesSubjects: true);
+            case "WaitAll" or "WaitAny" when types.IsTaskStatic(method, method.Name) && WaitTimeouts.Of(invocation, types.TimeSpan) != WaitTimeouts.Kind.Zero:
+                var isAll = method.Name == "WaitAll";
+                // Only WaitAll(params Task[]) has a WhenAll twin with the same arguments and no result.
+                var kind = isAll && method.Parameters.Length == 1 && method.ReturnsVoid ? WaitAllKind : WaitAnyKind;
+                return new BlockingUse(invocation, kind, "Task." + method.Name, TaskArguments(invocation), completesSubjects: isAll && method.ReturnsVoid);
+            default:
+                return null;
+        }
+    }
+
+    // `t.GetAwaiter()` and `t.ConfigureAwait(false).GetAwaiter()` block on t; a stored awaiter is its own subject.
+    private static IOperation TaskBehindAwaiter(IOperation awaiter, Types types) =>
+        TaskReference.Strip(awaiter) is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable }
+            ? ConfigureAwaitCalls.Unwrap(awaitable, types.Async)
+            : awaiter;
+
+    // Task.WaitAll(a, b) / WhenAll(a, b): the params elements; WaitAll(tasks) / WhenAll(list): the elements of the collection.
+    private static ImmutableArray<Subject> TaskArguments(IInvocationOperation invocation)
+    {
+        var tasks = ImmutableArray.CreateBuilder<Subject>();
+        foreach (var argument in invocation.Arguments)
+        {
+            if (argument.Parameter is not { Type: var type } || type.SpecialType == SpecialType.System_Int32 || type.Name is "TimeSpan" or "CancellationToken")
+            {
+                continue;
+            }
+            if (argument.ArgumentKind == ArgumentKind.ParamArray && argument.Value is IArrayCreationOperation { Initializer: { } initializer })
+            {
+                tasks.AddRange(initializer.ElementValues.Select(value => new Subject(value)));
+            }
+            else if (type is IArrayTypeSymbol || type.OriginalDefinition.SpecialType == SpecialType.System_Collections_Generic_IEnumerable_T || type.Name == "ReadOnlySpan")
+            {
+                tasks.Add(new Subject(argument.Value, isCollection: true));
+            }
+        }
+        return tasks.ToImmutable();
     }
 
     private sealed class Types
@@ -117,13 +216,17 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>A blocking call and the tasks it blocks on.</summary>
     private sealed class BlockingUse
     {
-        public BlockingUse(IOperation operation, string kind, string display, ImmutableArray<Subject> subjects)
+        public BlockingUse(IOperation operation, string kind, string display, ImmutableArray<Subject> subjects, bool completesSubjects)
         {
             Operation = operation;
             Kind = kind;
             Display = display;
             Subjects = subjects;
+            CompletesSubjects = completesSubjects;
         }
+
+        /// <summary>True when the call returns only once its tasks completed (no timeout): later uses of them are not reported again.</summary>
+        public bool CompletesSubjects { get; }
 
         public IOperation Operation { get; }
         public string Kind { get; }
@@ -146,72 +249,36 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public IOperation? Function { get; }
     }
 
+    /// <summary>What one method body says about its tasks: where each is known complete, and where variables are reassigned.</summary>
     private sealed class BlockFacts
     {
         private readonly Types _types;
-        private readonly Lazy<IMethodSymbol?> _entryPoint;
-        private readonly List<BlockingUse> _uses = new();
         private readonly List<Evidence> _evidence = new();
         private readonly List<(ISymbol Variable, int Position)> _assignments = new();
         private readonly Dictionary<ISymbol, ImmutableArray<TaskReference>> _whenAllLocals = new(SymbolEqualityComparer.Default);
 
-        public BlockFacts(Types types, Lazy<IMethodSymbol?> entryPoint)
+        public BlockFacts(Types types, IOperation body)
         {
             _types = types;
-            _entryPoint = entryPoint;
-        }
-
-        public void Register(OperationBlockStartAnalysisContext block)
-        {
-            block.RegisterOperationAction(c => OnPropertyReference((IPropertyReferenceOperation)c.Operation), OperationKind.PropertyReference);
-            block.RegisterOperationAction(c => OnInvocation((IInvocationOperation)c.Operation), OperationKind.Invocation);
-            block.RegisterOperationAction(c => OnAwait((IAwaitOperation)c.Operation), OperationKind.Await);
-            block.RegisterOperationAction(c => OnVariableDeclarator((IVariableDeclaratorOperation)c.Operation), OperationKind.VariableDeclarator);
-            block.RegisterOperationAction(c => OnAssignment((ISimpleAssignmentOperation)c.Operation), OperationKind.SimpleAssignment);
-            block.RegisterOperationBlockEndAction(Report);
-        }
-
-        private void OnPropertyReference(IPropertyReferenceOperation reference)
-        {
-            var type = reference.Property.ContainingType.OriginalDefinition;
-            if (reference.Property.Name == "Result"
-                && reference.Instance is { } task
-                && (SymbolEqualityComparer.Default.Equals(type, _types.Async.TaskOfT) || SymbolEqualityComparer.Default.Equals(type, _types.Async.ValueTaskOfT)))
+            foreach (var operation in body.DescendantsAndSelf())
             {
-                _uses.Add(new BlockingUse(reference, ResultKind, ".Result", ImmutableArray.Create(new Subject(task))));
-            }
-        }
-
-        private void OnInvocation(IInvocationOperation invocation)
-        {
-            var method = invocation.TargetMethod;
-            if (method.Name == "Wait" && !method.IsStatic && invocation.Instance is { } waited && _types.Async.IsTask(method.ContainingType))
-            {
-                if (WaitTimeouts.Of(invocation, _types.TimeSpan) != WaitTimeouts.Kind.Zero)
+                switch (operation)
                 {
-                    _uses.Add(new BlockingUse(invocation, WaitKind, ".Wait()", ImmutableArray.Create(new Subject(waited))));
-                    AddEvidence(new Subject(waited), invocation, waitedToTheEnd: method.ReturnsVoid);
-                }
-            }
-            else if (method.Name == "GetResult" && invocation.Instance is { } awaiter && _types.Awaiters.Contains(method.ContainingType.OriginalDefinition))
-            {
-                var subject = new Subject(TaskBehindAwaiter(awaiter));
-                _uses.Add(new BlockingUse(invocation, GetResultKind, ".GetAwaiter().GetResult()", ImmutableArray.Create(subject)));
-                AddEvidence(subject, invocation, waitedToTheEnd: true);
-            }
-            else if ((_types.IsTaskStatic(method, "WaitAll") || _types.IsTaskStatic(method, "WaitAny")) && WaitTimeouts.Of(invocation, _types.TimeSpan) != WaitTimeouts.Kind.Zero)
-            {
-                var isAll = method.Name == "WaitAll";
-                var subjects = TaskArguments(invocation);
-                // Only WaitAll(params Task[]) has a WhenAll twin with the same arguments and no result.
-                var kind = isAll && method.Parameters.Length == 1 && method.ReturnsVoid ? WaitAllKind : WaitAnyKind;
-                _uses.Add(new BlockingUse(invocation, kind, "Task." + method.Name, subjects));
-                if (isAll)
-                {
-                    foreach (var subject in subjects)
-                    {
-                        AddEvidence(subject, invocation, waitedToTheEnd: method.ReturnsVoid);
-                    }
+                    case IAwaitOperation awaitOperation:
+                        OnAwait(awaitOperation);
+                        break;
+                    case IInvocationOperation when Classify(operation, types) is { CompletesSubjects: true } wait:
+                        foreach (var subject in wait.Subjects)
+                        {
+                            AddEvidence(subject, operation);
+                        }
+                        break;
+                    case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator:
+                        OnStore(declarator.Symbol, TaskReference.OfVariable(declarator.Symbol), value, declarator);
+                        break;
+                    case ISimpleAssignmentOperation assignment when TaskReference.Of(assignment.Target) is { } target:
+                        OnStore(target.Root, target, assignment.Value, assignment);
+                        break;
                 }
             }
         }
@@ -223,28 +290,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             {
                 foreach (var task in TaskArguments(whenAll))
                 {
-                    AddEvidence(task, awaitOperation, waitedToTheEnd: true);
+                    AddEvidence(task, awaitOperation);
                 }
             }
             else
             {
-                AddEvidence(new Subject(awaited), awaitOperation, waitedToTheEnd: true);
-            }
-        }
-
-        private void OnVariableDeclarator(IVariableDeclaratorOperation declarator)
-        {
-            if (declarator.Initializer?.Value is { } value)
-            {
-                OnStore(declarator.Symbol, TaskReference.OfVariable(declarator.Symbol), value, declarator);
-            }
-        }
-
-        private void OnAssignment(ISimpleAssignmentOperation assignment)
-        {
-            if (TaskReference.Of(assignment.Target) is { } target)
-            {
-                OnStore(target.Root, target, assignment.Value, assignment);
+                AddEvidence(new Subject(awaited), awaitOperation);
             }
         }
 
@@ -262,43 +313,15 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        private void AddEvidence(Subject task, IOperation at, bool waitedToTheEnd)
+        private void AddEvidence(Subject task, IOperation at)
         {
-            if (waitedToTheEnd && task.Reference is { } reference)
+            if (task.Reference is { } reference)
             {
                 _evidence.Add(new Evidence(reference, at));
             }
         }
 
-        private void Report(OperationBlockAnalysisContext context)
-        {
-            foreach (var use in _uses)
-            {
-                if (IsExempt(use, context.OwningSymbol) || use.Subjects.All(s => IsKnownComplete(s, use.Operation)))
-                {
-                    continue;
-                }
-                var properties = AwaitPlacement.Properties(use.Operation, context.OwningSymbol).Add(KindProperty, use.Kind);
-                context.ReportDiagnostic(DiagnosticFactory.Create(
-                    Descriptors.BlockingOnTask, use.Operation.Syntax.GetLocation(), context.OwningSymbol, properties, use.Display));
-            }
-        }
-
-        private bool IsExempt(BlockingUse use, ISymbol owningSymbol)
-        {
-            for (var current = use.Operation.Parent; current is not null; current = current.Parent)
-            {
-                if (current is INameOfOperation)
-                {
-                    return true;
-                }
-            }
-            // A synchronous Main has nothing to return to: blocking there is how a sync entry point waits.
-            return OperationScopes.FunctionSymbol(use.Operation, owningSymbol) is { IsAsync: false } function
-                && SymbolEqualityComparer.Default.Equals(function, _entryPoint.Value);
-        }
-
-        private bool IsKnownComplete(Subject subject, IOperation use)
+        public bool IsKnownComplete(Subject subject, IOperation use)
         {
             if (!subject.IsCollection && IsCompleteByConstruction(TaskReference.Strip(subject.Operation)))
             {
@@ -371,6 +394,27 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                         || ImpliesComparison(comparison.RightOperand, comparison.LeftOperand, task, equalsWhen);
                 case IPropertyReferenceOperation property when value && Array.IndexOf(CompletionProperties, property.Property.Name) >= 0:
                     return task.Equals(TaskReference.Of(property.Instance));
+                case IIsPatternOperation isPattern:
+                    return PatternImplies(isPattern.Value, isPattern.Pattern, task, value);
+                default:
+                    return false;
+            }
+        }
+
+        // `t.IsCompleted is true`, `t.IsCompleted is not false`, `t is { IsCompletedSuccessfully: true }`.
+        private bool PatternImplies(IOperation input, IPatternOperation pattern, TaskReference task, bool matched)
+        {
+            switch (pattern)
+            {
+                case INegatedPatternOperation negated:
+                    return PatternImplies(input, negated.Pattern, task, !matched);
+                case IConstantPatternOperation { Value.ConstantValue: { HasValue: true, Value: bool constant } }:
+                    return Implies(input, task, matched ? constant : !constant);
+                case IRecursivePatternOperation recursive when matched && task.Equals(TaskReference.Of(input)):
+                    return recursive.PropertySubpatterns.Any(sub =>
+                        sub.Member is IPropertyReferenceOperation member
+                        && Array.IndexOf(CompletionProperties, member.Property.Name) >= 0
+                        && sub.Pattern is IConstantPatternOperation { Value.ConstantValue: { HasValue: true, Value: true } });
                 default:
                     return false;
             }
@@ -478,38 +522,5 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             IDefaultValueOperation @default => _types.Async.IsValueTask(@default.Type),
             _ => false,
         };
-
-        // `t.GetAwaiter()` and `t.ConfigureAwait(false).GetAwaiter()` block on t; a stored awaiter is its own subject.
-        private IOperation TaskBehindAwaiter(IOperation awaiter)
-        {
-            var stripped = TaskReference.Strip(awaiter);
-            if (stripped is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable })
-            {
-                return ConfigureAwaitCalls.Unwrap(awaitable, _types.Async);
-            }
-            return awaiter;
-        }
-
-        // Task.WaitAll(a, b) / WhenAll(a, b): the params elements; WaitAll(tasks) / WhenAll(list): the elements of the collection.
-        private static ImmutableArray<Subject> TaskArguments(IInvocationOperation invocation)
-        {
-            var tasks = ImmutableArray.CreateBuilder<Subject>();
-            foreach (var argument in invocation.Arguments)
-            {
-                if (argument.Parameter is not { Type: var type } || type.SpecialType == SpecialType.System_Int32 || type.Name is "TimeSpan" or "CancellationToken")
-                {
-                    continue;
-                }
-                if (argument.ArgumentKind == ArgumentKind.ParamArray && argument.Value is IArrayCreationOperation { Initializer: { } initializer })
-                {
-                    tasks.AddRange(initializer.ElementValues.Select(value => new Subject(value)));
-                }
-                else if (type is IArrayTypeSymbol || type.OriginalDefinition.SpecialType == SpecialType.System_Collections_Generic_IEnumerable_T || type.Name == "ReadOnlySpan")
-                {
-                    tasks.Add(new Subject(argument.Value, isCollection: true));
-                }
-            }
-            return tasks.ToImmutable();
-        }
     }
 }

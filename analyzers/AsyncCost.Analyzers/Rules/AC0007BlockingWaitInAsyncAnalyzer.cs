@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -48,8 +49,10 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
+            // Every invocation passes through here: a name check first keeps the symbol lookups for the few candidates.
+            var names = new HashSet<string>(table.Values.SelectMany(byName => byName.Keys), StringComparer.Ordinal);
             var timeSpan = start.Compilation.GetTypeByMetadataName("System.TimeSpan");
-            start.RegisterOperationAction(c => AnalyzeInvocation(c, table, timeSpan), OperationKind.Invocation);
+            start.RegisterOperationAction(c => AnalyzeInvocation(c, table, names, timeSpan), OperationKind.Invocation);
         });
     }
 
@@ -87,10 +90,15 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
     private static void AnalyzeInvocation(
         OperationAnalysisContext context,
         Dictionary<INamedTypeSymbol, Dictionary<string, BlockingMember>> table,
+        HashSet<string> names,
         INamedTypeSymbol? timeSpan)
     {
         var invocation = (IInvocationOperation)context.Operation;
         var method = invocation.TargetMethod;
+        if (!names.Contains(method.Name))
+        {
+            return;
+        }
         while (method.OverriddenMethod is { } overridden)
         {
             method = overridden;

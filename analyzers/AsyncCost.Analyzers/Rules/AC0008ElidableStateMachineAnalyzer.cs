@@ -1,5 +1,4 @@
 using System.Collections.Immutable;
-using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -79,12 +78,20 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
     // `return await X;` (also the implicit return of `=> await X`), or `await X;` in a method without a result.
     private static IAwaitOperation? SingleAwait(IBlockOperation body, ITypeSymbol returnType, WellKnownAsyncTypes types)
     {
-        var statements = body.Operations.Where(s => s is not IReturnOperation { IsImplicit: true, ReturnedValue: null }).ToList();
-        if (statements.Count != 1)
+        IOperation? single = null;
+        foreach (var statement in body.Operations)
         {
-            return null;
+            if (statement is IReturnOperation { IsImplicit: true, ReturnedValue: null })
+            {
+                continue;
+            }
+            if (single is not null)
+            {
+                return null;
+            }
+            single = statement;
         }
-        return statements[0] switch
+        return single switch
         {
             IReturnOperation { ReturnedValue: IAwaitOperation awaitOperation } => awaitOperation,
             IExpressionStatementOperation { Operation: IAwaitOperation awaitOperation } when !types.IsGenericTask(returnType) && returnType is INamedTypeSymbol { IsGenericType: false } => awaitOperation,

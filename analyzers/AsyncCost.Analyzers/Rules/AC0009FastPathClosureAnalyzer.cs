@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
@@ -81,7 +82,10 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         }
 
         var properties = ImmutableDictionary<string, string?>.Empty;
-        if (fixable && !HasNonInvocationReference(enclosingBody, function) && captures.All(c => TypeOf(c) is { IsAnonymousType: false }))
+        if (fixable
+            && !HasNonInvocationReference(enclosingBody, function)
+            && !WrittenAfterFirstCall(enclosingBody, function, captures)
+            && captures.All(c => TypeOf(c) is { IsAnonymousType: false }))
         {
             properties = properties.Add(CapturedProperty, string.Join("\n", captures.Select(c => c.Name + "\t" + TypeOf(c)!.ToDisplayString(TypeFormat))));
             if (capturesThis)
@@ -108,6 +112,21 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
     {
         var fast = new List<SyntaxNode>();
         var returnsLocal = false;
+        // `var task = Slow(); …; return task;` returns the local function's task too.
+        var holdsLocalTask = new HashSet<ILocalSymbol>(SymbolEqualityComparer.Default);
+        foreach (var operation in OperationTree.SameMethod(body))
+        {
+            var (holder, value) = operation switch
+            {
+                IVariableDeclaratorOperation { Initializer.Value: { } initial } declarator => (declarator.Symbol, initial),
+                ISimpleAssignmentOperation { Target: ILocalReferenceOperation target } assignment => (target.Local, assignment.Value),
+                _ => (null, null),
+            };
+            if (holder is not null && value is not null && CallsFunction(value, function))
+            {
+                holdsLocalTask.Add(holder);
+            }
+        }
         foreach (var returned in OperationTree.SameMethod(body).OfType<IReturnOperation>())
         {
             if (returned.ReturnedValue is { } value)
@@ -130,7 +149,10 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
                     Classify(coalesce.Value);
                     Classify(coalesce.WhenNull);
                     break;
-                case { } other when OperationTree.SameMethod(other).OfType<IInvocationOperation>().Any(i => SymbolEqualityComparer.Default.Equals(i.TargetMethod, function)):
+                case ILocalReferenceOperation holder when holdsLocalTask.Contains(holder.Local):
+                    returnsLocal = true;
+                    break;
+                case { } other when CallsFunction(other, function):
                     returnsLocal = true;
                     break;
                 case { } other:
@@ -139,6 +161,9 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
             }
         }
     }
+
+    private static bool CallsFunction(IOperation value, IMethodSymbol function) =>
+        OperationTree.SameMethod(value).OfType<IInvocationOperation>().Any(i => SymbolEqualityComparer.Default.Equals(i.TargetMethod, function));
 
     // The parameters and locals of enclosing functions the local function (or a lambda inside it) uses, in order of first use.
     private static List<ISymbol> Captures(ILocalFunctionOperation local, out bool capturesThis, out bool fixable)
@@ -168,15 +193,43 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
                 captured.Add(symbol);
             }
             // A variable the local function writes cannot become a by-value parameter without changing behaviour.
-            if (operation.Parent is IAssignmentOperation assignment && assignment.Target == operation
-                || operation.Parent is IIncrementOrDecrementOperation
-                || operation.Parent is IArgumentOperation { Parameter.RefKind: not RefKind.None })
+            if (IsWrite(operation))
             {
                 fixable = false;
             }
         }
         return captured;
     }
+
+    // A captured variable the enclosing function changes after calling the local function would be read
+    // changed by the closure but not by a by-value parameter: the fix would change behaviour.
+    private static bool WrittenAfterFirstCall(IOperation body, IMethodSymbol function, List<ISymbol> captures)
+    {
+        var firstCall = int.MaxValue;
+        foreach (var operation in OperationTree.SameMethod(body))
+        {
+            if (operation is IInvocationOperation invocation && SymbolEqualityComparer.Default.Equals(invocation.TargetMethod, function))
+            {
+                firstCall = Math.Min(firstCall, operation.Syntax.SpanStart);
+            }
+        }
+        foreach (var operation in OperationTree.SameMethod(body))
+        {
+            if (operation.Syntax.SpanStart > firstCall
+                && OperationTree.ReferencedSymbol(operation) is { } symbol
+                && captures.Contains(symbol, SymbolEqualityComparer.Default)
+                && IsWrite(operation))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static bool IsWrite(IOperation reference) =>
+        reference.Parent is IAssignmentOperation assignment && assignment.Target == reference
+        || reference.Parent is IIncrementOrDecrementOperation
+        || reference.Parent is IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out };
 
     // The fix rewrites call sites; a method-group use (a delegate) cannot take the extra arguments.
     private static bool HasNonInvocationReference(IOperation body, IMethodSymbol function) =>

@@ -29,6 +29,7 @@ internal static class CliApp
             (CollectCommand.Create(), CollectCommand.Help),
             (ReportCommand.Create(), ReportCommand.Help),
             (MonitorCommand.Create(), MonitorCommand.Help),
+            (CompareCommand.Create(), CompareCommand.Help),
             (SchemaCommand.Create(), SchemaCommand.Help),
         })
         {

@@ -15,11 +15,12 @@ internal static class CollectCommand
             "dotnet-asynccost collect -n MyService --passes hops",
             "dotnet-asynccost collect -o run1 --format markdown -- dotnet bin/Release/net10.0/MyApp.dll --iterations 100000",
             "dotnet-asynccost collect --format json -- ./MyApp > costs.json",
+            "dotnet-asynccost collect --sarif build.sarif -- dotnet bin/Release/net10.0/MyApp.dll",
         ],
         [
             ExitCode.Success, ExitCode.UsageError, ExitCode.ProcessNotFound, ExitCode.NotDotNetProcess, ExitCode.DiagnosticsDisabled,
             ExitCode.AccessDenied, ExitCode.CommandNotFound, ExitCode.OutputNotWritable, ExitCode.RuntimeTooOld, ExitCode.ProcessExited,
-            ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName,
+            ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName, ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
         ]);
 
     public static Command Create()
@@ -31,6 +32,7 @@ internal static class CollectCommand
             + "(TPL events on). Default both; a launched command then runs once per pass.");
         var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes) and the report as <file>.<format extension>.");
         var format = CommonOptions.Format();
+        var sarif = CommonOptions.Sarif();
         var command = new Argument<string[]>("command")
         {
             Description = "The command to launch (after --): it starts suspended, is resumed once the session listens, and its output passes through. "
@@ -39,7 +41,7 @@ internal static class CollectCommand
         };
         var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
         {
-            processId, processName, duration, passes, output, format, command,
+            processId, processName, duration, passes, output, format, sarif, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -57,7 +59,7 @@ internal static class CollectCommand
             }
 
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
-            return ReportRun.RunAsync(parse.GetValue(format), parse.GetValue(output), hint: null, async (reportOutput, stop, status) =>
+            return ReportRun.RunAsync(parse.GetValue(format), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
             {
                 var options = new SessionOptions
                 {
@@ -89,12 +91,15 @@ internal static class CollectCommand
         _ => "allocations and hops",
     };
 
-    /// <summary>A launched command's own exit code; an attached process that exited mid-session is reported, with its own code.</summary>
+    /// <summary>
+    /// A launched command's own exit code (0 when the user stopped it: the tool ended it, so it has none of its own);
+    /// an attached process that exited mid-session is reported, with its own code.
+    /// </summary>
     private static int ExitCodeOf(AsyncCostReport report)
     {
         if (report.Source.Kind == SourceKind.Launch)
         {
-            return report.Source.ExitCode ?? 0;
+            return report.StopReason == StopReason.Canceled ? 0 : report.Source.ExitCode ?? 0;
         }
 
         if (report.StopReason == StopReason.ProcessExited)

@@ -25,6 +25,13 @@ internal static class CommonOptions
         CustomParser = ParseFormat,
     };
 
+    public static Option<string?> Sarif() => new("--sarif")
+    {
+        Description = "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
+            + "by what their methods cost in this measurement; findings in methods that never ran are listed last as not exercised.",
+        HelpName = "build.sarif",
+    };
+
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };
 
     public static Option<TimeSpan?> Duration(string what) => new("--duration")

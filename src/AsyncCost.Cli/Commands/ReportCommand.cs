@@ -12,8 +12,12 @@ internal static class ReportCommand
             "dotnet-asynccost report app.allocations.nettrace app.hops.nettrace",
             "dotnet-asynccost report trace.nettrace --format markdown -o costs",
             "dotnet-asynccost report trace.nettrace --format json > costs.json",
+            "dotnet-asynccost report --sarif build.sarif app.allocations.nettrace app.hops.nettrace",
         ],
-        [ExitCode.Success, ExitCode.UsageError, ExitCode.TraceFileNotFound, ExitCode.TraceFileInvalid, ExitCode.OutputNotWritable]);
+        [
+            ExitCode.Success, ExitCode.UsageError, ExitCode.TraceFileNotFound, ExitCode.TraceFileInvalid, ExitCode.OutputNotWritable,
+            ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
+        ]);
 
     public static Command Create()
     {
@@ -32,10 +36,12 @@ internal static class ReportCommand
         });
         var format = CommonOptions.Format();
         var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format).");
-        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output };
+        var sarif = CommonOptions.Sarif();
+        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif };
         command.SetAction((parse, _) => ReportRun.RunAsync(
             parse.GetValue(format),
             parse.GetValue(output),
+            parse.GetValue(sarif),
             hint: null,
             (_, stop, _) => AsyncCostSession.ReadTraceAsync(parse.GetValue(traces)!, stop)));
         return command;

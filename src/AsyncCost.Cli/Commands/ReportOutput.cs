@@ -1,4 +1,5 @@
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Commands;
@@ -7,19 +8,23 @@ namespace AsyncCost.Cli.Commands;
 /// Where a report goes: always stdout, and with -o also a file. -o names a base path: the report is written to
 /// "&lt;base&gt;.&lt;format extension&gt;" and a collected trace to "&lt;base&gt;.nettrace" (one file per pass:
 /// "&lt;base&gt;.allocations.nettrace", "&lt;base&gt;.hops.nettrace"). The report file is created before recording starts,
-/// so an unwritable path fails at once instead of after a long session.
+/// so an unwritable path fails at once instead of after a long session. Beside a report in a text format, -o also
+/// keeps "&lt;base&gt;.json", so a run can be compared with another later ('compare').
+/// With --sarif findings, each format shows them ranked by the measured costs.
 /// </summary>
 internal sealed class ReportOutput : IDisposable
 {
     private static readonly string[] KnownExtensions = [".nettrace", ".txt", ".md", ".json", ".csv"];
 
     private readonly ReportFormat _format;
+    private readonly IReadOnlyList<AnalyzerFinding>? _findings;
     private FileStream? _file;
     private bool _written;
 
-    private ReportOutput(ReportFormat format, string? basePath, FileStream? file)
+    private ReportOutput(ReportFormat format, string? basePath, FileStream? file, IReadOnlyList<AnalyzerFinding>? findings)
     {
         _format = format;
+        _findings = findings;
         BasePath = basePath;
         _file = file;
         ReportPath = file?.Name;
@@ -33,11 +38,11 @@ internal sealed class ReportOutput : IDisposable
     public string? TracePath => BasePath is null ? null : BasePath + ".nettrace";
 
     /// <exception cref="CliException">The report file cannot be created.</exception>
-    public static ReportOutput Open(ReportFormat format, string? outputOption)
+    public static ReportOutput Open(ReportFormat format, string? outputOption, IReadOnlyList<AnalyzerFinding>? findings = null)
     {
         if (outputOption is null)
         {
-            return new ReportOutput(format, null, null);
+            return new ReportOutput(format, null, null, findings);
         }
 
         var fullPath = Path.GetFullPath(outputOption);
@@ -46,7 +51,7 @@ internal sealed class ReportOutput : IDisposable
         var reportPath = basePath + ReportWriter.FileExtension(format);
         try
         {
-            return new ReportOutput(format, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read));
+            return new ReportOutput(format, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read), findings);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -57,12 +62,21 @@ internal sealed class ReportOutput : IDisposable
     /// <summary>Writes the report to stdout and to the -o file.</summary>
     public void Write(AsyncCostReport report)
     {
-        ReportWriter.Write(report, _format, Console.Out, isTerminal: !Console.IsOutputRedirected);
+        var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
+        ReportWriter.Write(report, hot, _format, Console.Out, isTerminal: !Console.IsOutputRedirected);
         if (_file is not null)
         {
-            using var writer = new StreamWriter(_file);
-            ReportWriter.Write(report, _format, writer, isTerminal: false);
+            using (var writer = new StreamWriter(_file))
+            {
+                ReportWriter.Write(report, hot, _format, writer, isTerminal: false);
+            }
+
             _file = null;
+            if (_format != ReportFormat.Json)
+            {
+                using var json = new StreamWriter(BasePath + ReportWriter.FileExtension(ReportFormat.Json));
+                ReportWriter.Write(report, hot, ReportFormat.Json, json, isTerminal: false);
+            }
         }
 
         _written = true;

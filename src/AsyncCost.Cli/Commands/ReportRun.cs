@@ -1,5 +1,6 @@
 using AsyncCost.Cli.Rendering;
 using AsyncCost.Cli.Terminal;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Commands;
@@ -14,12 +15,16 @@ internal static class ReportRun
 
     /// <param name="format">The report format.</param>
     /// <param name="outputOption">The -o value, if given.</param>
+    /// <param name="sarifPath">The --sarif value, if given: the analyzer findings to rank by the measured costs.</param>
     /// <param name="hint">The recording hint shown on the status line; null when nothing is recorded live.</param>
     /// <param name="measure">Runs the library session.</param>
     /// <param name="exitCode">The exit code for a report (default 0).</param>
-    public static async Task<int> RunAsync(ReportFormat format, string? outputOption, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
+    public static async Task<int> RunAsync(
+        ReportFormat format, string? outputOption, string? sarifPath, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
     {
-        using var output = ReportOutput.Open(format, outputOption);
+        // Read the findings first: a bad SARIF path should fail before a long recording, not after it.
+        var findings = sarifPath is null ? null : SarifFindingsReader.Read(sarifPath);
+        using var output = ReportOutput.Open(format, outputOption, findings);
         using var stop = new StopSignal('\n');
         var status = StatusLine.ForStandardError(hint ?? stop.Hint);
         AsyncCostReport report;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Commands;
@@ -6,14 +7,18 @@ namespace AsyncCost.Cli.Commands;
 /// <summary>`schema`: the JSON schema of `--format json` reports (generated from the library's model, so it cannot drift).</summary>
 internal static class SchemaCommand
 {
-    public static readonly CommandHelp Help = new(["dotnet-asynccost schema > asynccost-report.schema.json"], [ExitCode.Success]);
+    public static readonly CommandHelp Help = new(
+        ["dotnet-asynccost schema > asynccost-report.schema.json", "dotnet-asynccost schema --hot-findings > asynccost-hot-findings.schema.json"],
+        [ExitCode.Success]);
 
     public static Command Create()
     {
-        var command = new Command("schema", $"Print the JSON schema (version {AsyncCostReport.CurrentSchemaVersion}) of reports written with --format json.");
-        command.SetAction(_ =>
+        var hotFindings = new Option<bool>("--hot-findings") { Description = "The schema of reports written with --format json --sarif (findings ranked by cost) instead." };
+        var command = new Command("schema", $"Print the JSON schema (version {AsyncCostReport.CurrentSchemaVersion}) of reports written with --format json.") { hotFindings };
+        command.SetAction(parse =>
         {
-            Console.Out.WriteLine(AsyncCostReportJson.GetSchema().ToJsonString(AsyncCostReportJson.Options));
+            var schema = parse.GetValue(hotFindings) ? HotFindingsJson.GetSchema() : AsyncCostReportJson.GetSchema();
+            Console.Out.WriteLine(schema.ToJsonString(AsyncCostReportJson.Options));
             return 0;
         });
         return command;

@@ -73,7 +73,7 @@ internal static class ConsoleTableWriter
         });
         console.Profile.Width = Math.Max(80, tables.Select(NaturalWidth).Concat(tables.Select(t => (t.Note?.Length ?? 0) + 2)).DefaultIfEmpty(0).Max());
         write(console);
-        foreach (var line in buffer.ToString().Split('\n'))
+        foreach (var line in buffer.ToString().TrimEnd().Split('\n'))
         {
             output.WriteLine(line.TrimEnd());
         }

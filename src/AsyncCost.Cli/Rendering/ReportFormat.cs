@@ -1,3 +1,4 @@
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
@@ -22,24 +23,36 @@ internal static class ReportWriter
         _ => ".txt",
     };
 
-    public static void Write(AsyncCostReport report, ReportFormat format, TextWriter output, bool isTerminal)
+    /// <param name="report">The measurement.</param>
+    /// <param name="hot">The analyzer findings ranked by it (--sarif), or null.</param>
+    /// <param name="format">The format.</param>
+    /// <param name="output">Where to write.</param>
+    /// <param name="isTerminal">Colour and layout for a terminal.</param>
+    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportFormat format, TextWriter output, bool isTerminal)
     {
         switch (format)
         {
             case ReportFormat.Json:
-                output.WriteLine(AsyncCostReportJson.Serialize(report));
+                output.WriteLine(hot is null ? AsyncCostReportJson.Serialize(report) : HotFindingsJson.Serialize(hot));
                 break;
             case ReportFormat.Csv:
-                CsvWriter.Write(ReportDocument.MethodsRaw(report), output);
+                CsvWriter.Write(hot is null ? ReportDocument.MethodsRaw(report) : HotFindingsDocument.Raw(hot), output);
                 break;
             case ReportFormat.Markdown:
-                MarkdownWriter.Write(ReportDocument.Create(report), output);
+                MarkdownWriter.Write(Document(report, hot), output);
                 break;
             default:
-                ConsoleTableWriter.Write(ReportDocument.Create(report), output, isTerminal);
+                ConsoleTableWriter.Write(Document(report, hot), output, isTerminal);
                 break;
         }
 
         output.Flush();
+    }
+
+    // The ranked findings come first: they are what the reader came for; the measurement follows as evidence.
+    private static TextDocument Document(AsyncCostReport report, HotFindingsReport? hot)
+    {
+        var document = ReportDocument.Create(report);
+        return hot is null ? document : document with { Tables = [HotFindingsDocument.Table(hot), .. document.Tables] };
     }
 }

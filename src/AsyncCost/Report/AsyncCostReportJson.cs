@@ -7,7 +7,7 @@ namespace AsyncCost.Report;
 
 /// <summary>
 /// The report's JSON form: camelCase properties, enums as camelCase strings, durations as "hh:mm:ss.fffffff",
-/// a top-level "schemaVersion". The schema itself comes from the model (<see cref="GetSchema"/>), so it cannot drift.
+/// a top-level "schemaVersion". The schema itself comes from the model (<see cref="GetSchema()"/>), so it cannot drift.
 /// </summary>
 public static class AsyncCostReportJson
 {
@@ -34,13 +34,17 @@ public static class AsyncCostReportJson
     }
 
     /// <summary>The JSON schema of the report, generated from the model.</summary>
-    public static JsonNode GetSchema()
+    public static JsonNode GetSchema() =>
+        GetSchema(typeof(AsyncCostReport), $"AsyncCost report, schema version {AsyncCostReport.CurrentSchemaVersion}");
+
+    /// <summary>The JSON schema of another document this library writes with <see cref="Options"/> (e.g. the hot-findings report).</summary>
+    public static JsonNode GetSchema(Type type, string title)
     {
-        var schema = Options.GetJsonSchemaAsNode(typeof(AsyncCostReport), new JsonSchemaExporterOptions { TreatNullObliviousAsNonNullable = true });
+        var schema = Options.GetJsonSchemaAsNode(type, new JsonSchemaExporterOptions { TreatNullObliviousAsNonNullable = true });
         if (schema is JsonObject root)
         {
             root.Insert(0, "$schema", "https://json-schema.org/draft/2020-12/schema");
-            root.Insert(1, "title", $"AsyncCost report, schema version {AsyncCostReport.CurrentSchemaVersion}");
+            root.Insert(1, "title", title);
         }
         return schema;
     }

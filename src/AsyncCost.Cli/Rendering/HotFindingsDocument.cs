@@ -1,0 +1,75 @@
+using AsyncCost.Findings;
+
+namespace AsyncCost.Cli.Rendering;
+
+/// <summary>The analyzer findings ranked by measured cost (--sarif), as a table for every text format.</summary>
+internal static class HotFindingsDocument
+{
+    /// <summary>For reading: one row per finding, costliest first.</summary>
+    public static TextTable Table(HotFindingsReport hot)
+    {
+        var table = new TextTable("Analyzer findings, ranked by what their methods cost",
+        [
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Method", ColumnAlignment.Left),
+            new("Cost", ColumnAlignment.Left), new("Share"), new("Calls"), new("Bytes/call"), new("Hops/call"),
+        ])
+        {
+            Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits). "
+                + "Not exercised: the measured run never called the method.",
+        };
+        foreach (var row in hot.Findings)
+        {
+            var method = row.Method;
+            table.AddRow(
+                row.Rank.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                row.Finding.RuleId,
+                Location(row.Finding),
+                method?.DisplayName ?? row.Finding.MethodKey ?? "-",
+                CostName(row.Finding.CostKind),
+                row.Exercised ? Numbers.Percent(row.Share) : "not exercised",
+                method?.Calls is { } calls ? Numbers.Count(calls.Value) : "-",
+                Numbers.PerCall(method?.BytesPerCall),
+                Numbers.PerCall(method?.HopsPerCall));
+        }
+
+        return table;
+    }
+
+    /// <summary>For spreadsheets (csv): plain numbers.</summary>
+    public static TextTable Raw(HotFindingsReport hot)
+    {
+        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "bytesPerCall", "hopsPerCall", "message"];
+        var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
+        foreach (var row in hot.Findings)
+        {
+            var finding = row.Finding;
+            table.AddRow(
+                Numbers.Raw(row.Rank),
+                finding.RuleId,
+                finding.FilePath ?? "",
+                Numbers.Raw(finding.Line),
+                Numbers.Raw(finding.Column),
+                finding.MethodKey ?? "",
+                CostName(finding.CostKind),
+                row.Exercised ? "true" : "false",
+                Numbers.Raw(row.Share),
+                Numbers.Raw(row.Method?.Calls?.Value),
+                Numbers.Raw(row.Method?.BytesPerCall),
+                Numbers.Raw(row.Method?.HopsPerCall),
+                finding.Message);
+        }
+
+        return table;
+    }
+
+    private static string Location(AnalyzerFinding finding) =>
+        finding.FilePath is null ? "-" : Path.GetFileName(finding.FilePath) + (finding.Line is { } line ? ":" + line.ToString(System.Globalization.CultureInfo.InvariantCulture) : "");
+
+    private static string CostName(FindingCostKind kind) => kind switch
+    {
+        FindingCostKind.Allocations => "allocations",
+        FindingCostKind.Hops => "hops",
+        FindingCostKind.Blocking => "blocking",
+        _ => "-",
+    };
+}

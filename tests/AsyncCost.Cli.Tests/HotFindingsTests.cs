@@ -1,0 +1,122 @@
+using System.Text.Json.Nodes;
+using AsyncCost.Cli.Tests.Infrastructure;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>
+/// The join of analyzer findings and measured costs (--sarif), on a recorded pair: the SARIF log of a build of
+/// samples/ChattyPipeline (AsyncCost rules only) and the two traces of one `collect -o` run of it with --operations 100.
+/// </summary>
+public sealed class HotFindingsTests
+{
+    private static readonly string RecordedDirectory = Path.Combine(Repository.Root, "tests", "AsyncCost.Cli.Tests", "Recorded");
+    private static readonly string Sarif = Path.Combine(RecordedDirectory, "chatty.sarif");
+    private static readonly string[] Traces =
+    [
+        Path.Combine(RecordedDirectory, "chatty.allocations.nettrace"),
+        Path.Combine(RecordedDirectory, "chatty.hops.nettrace"),
+    ];
+
+    private const string ProducerKey = "ChattyPipeline.OrderPipeline.ProduceOrdersAsync";
+
+    [Fact]
+    public async Task Report_with_sarif_ranks_each_finding_by_its_methods_measured_cost()
+    {
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Traces, "--format", "json"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var findings = JsonNode.Parse(result.StandardOutput)!["findings"]!.AsArray();
+        Assert.Equal(5, findings.Count);
+        Assert.Equal([1, 2, 3, 4, 5], findings.Select(f => (int)f!["rank"]!));
+        Assert.All(findings, f =>
+        {
+            Assert.True((bool)f!["exercised"]!);
+            Assert.Equal(ProducerKey, (string)f["finding"]!["methodKey"]!);
+        });
+
+        // The producer yields once per order: 100 hops in its one call, and that is a measured share of all hops.
+        var yieldFinding = findings.Single(f => (string)f!["finding"]!["ruleId"]! == "AC0005")!;
+        Assert.Equal(100, (double)yieldFinding["method"]!["hops"]!["value"]!);
+        Assert.InRange((double)yieldFinding["share"]!, 0.01, 1);
+
+        // Rules whose cost was measured rank above those whose cost kind the session could not attribute.
+        var ranked = findings.Select(f => (RuleId: (string)f!["finding"]!["ruleId"]!, HasShare: f["share"] is not null)).ToList();
+        Assert.True(ranked.TakeWhile(r => r.HasShare).Count() == ranked.Count(r => r.HasShare), string.Join(", ", ranked));
+    }
+
+    [Fact]
+    public async Task The_findings_table_comes_first_and_names_rule_place_and_method()
+    {
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Traces]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var output = result.StandardOutput;
+        var findingsAt = output.IndexOf("Analyzer findings, ranked by what their methods cost", StringComparison.Ordinal);
+        Assert.InRange(findingsAt, 0, output.IndexOf("Async methods, most costly first", StringComparison.Ordinal));
+        Assert.Contains("AC0005", output, StringComparison.Ordinal);
+        Assert.Contains("OrderPipeline.cs:62", output, StringComparison.Ordinal);
+        Assert.Contains(ProducerKey, output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_missing_sarif_file_is_22_before_anything_is_read()
+    {
+        var missing = Path.Combine(Path.GetTempPath(), Guid.NewGuid() + ".sarif");
+
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", missing, .. Traces]);
+
+        Expect.OneLineError(result, 22, missing);
+        Assert.Equal("", result.StandardOutput);
+    }
+
+    [Fact]
+    public async Task A_file_that_is_not_sarif_is_23()
+    {
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Traces[0], .. Traces]);
+
+        Expect.OneLineError(result, 23, "is not JSON");
+    }
+
+    [Fact]
+    public async Task Compare_shows_two_runs_side_by_side_per_operation()
+    {
+        var directory = Directory.CreateTempSubdirectory("asynccost-compare-");
+        try
+        {
+            var json = Path.Combine(directory.FullName, "run.json");
+            var written = await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "json", "-o", json]);
+            Assert.True(written.ExitCode == 0, written.ToString());
+
+            var result = await ChildProcess.RunToolAsync("compare", json, json, "--operations", "100", "--format", "csv");
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var hops = result.StandardOutput.Split('\n').Single(l => l.StartsWith("Thread-pool hops per op,", StringComparison.Ordinal));
+            // The same run on both sides: equal figures, ratio 1.
+            Assert.EndsWith(",1.00×", hops.TrimEnd(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Compare_of_a_file_that_is_not_a_report_is_24()
+    {
+        var result = await ChildProcess.RunToolAsync("compare", Sarif, Sarif);
+
+        Expect.OneLineError(result, 24, "Cannot read report");
+    }
+
+    [Fact]
+    public async Task Schema_describes_the_hot_findings_json()
+    {
+        var result = await ChildProcess.RunToolAsync("schema", "--hot-findings");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var schema = JsonNode.Parse(result.StandardOutput)!;
+        Assert.StartsWith("AsyncCost hot findings", (string)schema["title"]!, StringComparison.Ordinal);
+        Assert.NotNull(schema["properties"]!["findings"]);
+        Assert.NotNull(schema["properties"]!["measured"]);
+    }
+}

@@ -1,0 +1,111 @@
+using AsyncCost.Computers;
+
+namespace AsyncCost.Tests.Computers;
+
+/// <summary>Event sequences as recorded from the workload on .NET 10 (thread ids, task ids and order kept).</summary>
+public class HopComputerTests
+{
+    private const int Main = 100, Worker = 200, Worker2 = 300;
+
+    [Fact]
+    public void Task_Yield_is_one_hop_per_call()
+    {
+        var hops = new HopComputer();
+        // First call: the method suspends on Task.Yield on the main thread; its continuation runs on a pool thread.
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d"); // the driver suspends awaiting task 1
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 2);
+        hops.OnOperationEnd(1);
+        hops.OnWaitEnd(Worker, 1); // the driver resumes inline: not a hop
+        // Second call, now on the worker.
+        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Worker, 8);
+        hops.OnWaitBegin(Worker, 7, 5, behavior: 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 8);
+        hops.OnOperationEnd(7);
+        hops.OnWaitEnd(Worker, 7);
+
+        var yield = Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
+        Assert.Equal(2, yield.SuspendingCalls);
+        Assert.Equal(2, yield.Hops);
+        Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName.Contains("RunYield", StringComparison.Ordinal)).Hops);
+        Assert.Equal(2, hops.Hops);
+    }
+
+    [Fact]
+    public void An_awaited_task_completed_on_another_thread_hops_when_its_continuation_is_queued()
+    {
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
+        hops.OnWaitBegin(Main, 2, 1, behavior: 2); // awaits the TaskCompletionSource's task 2
+        hops.OnWorkItemDequeued(Worker);           // the completer work item: SetResult queues the continuation
+        hops.OnWorkItemDequeued(Worker2);          // the continuation's work item
+        hops.OnWaitEnd(Worker2, 2);
+
+        var handoff = Assert.Single(hops.Results());
+        Assert.Equal(1, handoff.Hops);
+        Assert.Equal(2, hops.WorkItems);
+    }
+
+    [Fact]
+    public void A_continuation_run_inline_inside_another_work_item_is_not_a_hop()
+    {
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
+        hops.OnWaitBegin(Main, 2, 1, behavior: 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__2"); // the work item does TPL work first
+        hops.OnWaitEnd(Worker, 2);                                    // then completes task 2 inline
+
+        Assert.Equal(0, hops.Results().Sum(m => m.Hops));
+    }
+
+    [Fact]
+    public void Blocking_waits_are_charged_to_the_waited_method()
+    {
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 5, "Async: <<Main>$>d__0");
+        hops.OnWaitBegin(Main, 5, 0, behavior: 1);
+        hops.OnWaitBegin(Main, 42, 0, behavior: 1); // a task from before the session
+
+        Assert.Equal(1, Assert.Single(hops.Results()).BlockingWaits);
+        Assert.Equal(1, hops.UnattributedBlockingWaits);
+    }
+
+    [Fact]
+    public void Continuations_scheduled_before_the_session_count_as_unattributed_hops()
+    {
+        var hops = new HopComputer();
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 77);
+
+        Assert.Equal(1, hops.Hops);
+        Assert.Equal(1, hops.UnattributedHops);
+        Assert.Empty(hops.Results());
+    }
+}
+
+public class CounterComputerTests
+{
+    [Fact]
+    public void Sums_increments_and_keeps_gauge_peaks()
+    {
+        var counters = new CounterComputer();
+        counters.OnCounter("threadpool-completed-items-count", 10);
+        counters.OnCounter("threadpool-completed-items-count", 5);
+        counters.OnCounter("threadpool-queue-length", 3);
+        counters.OnCounter("threadpool-queue-length", 1);
+        counters.OnCounter("alloc-rate", 1024);
+        counters.OnCounter("cpu-usage", 50);
+
+        Assert.Equal(15, counters.CompletedWorkItems);
+        Assert.Equal(3, counters.MaxQueueLength);
+        Assert.Equal(1024, counters.AllocatedBytes);
+        Assert.Null(counters.LockContentions);
+        Assert.Equal(5, counters.Samples);
+    }
+}

@@ -1,0 +1,68 @@
+using AsyncCost.Os;
+using AsyncCost.Report;
+using AsyncCost.Sessions;
+
+namespace AsyncCost.Tests.Sessions;
+
+public class SessionHelpersTests
+{
+    [Theory]
+    [InlineData(1, 0, "/out/app.nettrace")]
+    [InlineData(2, 0, "/out/app.allocations.nettrace")]
+    [InlineData(2, 1, "/out/app.allocations.2.nettrace")]
+    public void Names_one_trace_file_per_pass_and_slice(int passCount, int slice, string expected)
+    {
+        Assert.Equal(expected, SessionRunner.OutputFile("/out/app.nettrace", MeasurementPasses.Allocations, passCount, slice));
+    }
+
+    [Fact]
+    public void Reads_the_runtime_version_from_the_mapped_libcoreclr()
+    {
+        Assert.Equal("10.0.12", TargetProcess.RuntimeVersion(["/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so"]));
+        Assert.Null(TargetProcess.RuntimeVersion(["/app/libcoreclr.so"]));
+    }
+
+    [Fact]
+    public void Parses_proc_status_switch_counters()
+    {
+        const string status = "Name:\tdotnet\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t56\n";
+
+        Assert.Equal((1234, 56), ThreadSwitchMonitor.ParseStatus(status));
+    }
+
+    [Theory]
+    [InlineData(true, "dotnet", "main")]
+    [InlineData(false, ".NET TP Worker", "threadpool")]
+    [InlineData(false, ".NET BGC", "gc")]
+    [InlineData(false, ".NET Server GC", "gc")]
+    [InlineData(false, ".NET Finalizer", "runtime")]
+    [InlineData(false, "pingpong-partne", "other")]
+    public void Classifies_threads_by_name(bool isMain, string name, string expected)
+    {
+        Assert.Equal(expected, ThreadSwitchMonitor.ClassOf(isMain, name));
+    }
+
+    [Fact]
+    public void Counts_a_blocking_threads_voluntary_switches_and_keeps_them_after_it_exits()
+    {
+        var monitor = ThreadSwitchMonitor.Start(Environment.ProcessId);
+        Assert.NotNull(monitor);
+        var thread = new Thread(() =>
+        {
+            for (var i = 0; i < 50; i++)
+            {
+                Thread.Sleep(1);
+            }
+        }) { Name = "switch-probe" };
+        thread.Start();
+        while (thread.IsAlive)
+        {
+            monitor.Poll();
+            Thread.Sleep(5);
+        }
+
+        var probe = Assert.Single(monitor.Results(), t => t.Name == "switch-probe");
+        Assert.True(probe.Voluntary >= 45, $"{probe.Voluntary} voluntary switches");
+        Assert.True(probe.Exited);
+    }
+}
