@@ -9,7 +9,8 @@ public sealed class TerminalTests
     public async Task On_a_terminal_the_status_line_is_rewritten_in_place_and_tables_are_styled()
     {
         var command = $"dotnet '{Repository.ToolDll}' collect --passes allocations -- dotnet '{Repository.WorkloadDll}' yield 200000";
-        using var terminal = ChildProcess.Start("script", ["-qec", command, "/dev/null"]);
+        // A colour terminal, whatever the test runner's own TERM is.
+        using var terminal = ChildProcess.Start("script", ["-qec", command, "/dev/null"], new Dictionary<string, string> { ["TERM"] = "xterm-256color" });
 
         var result = await terminal.WaitForExitAsync();
 
@@ -17,5 +18,7 @@ public sealed class TerminalTests
         // Each status is written as \r + text + ESC[K (clear the rest of the previous one); the reader splits lines at \r.
         Assert.Matches("(?m)^Recording pass 1/1 \\(allocations\\)  \\d\\d:\\d\\d:\\d\\d  [\\d,]+ events  [\\d.]+ MB  \\(Enter or Ctrl\\+.*\u001b\\[K", result.StandardOutput);
         Assert.Contains("\u001b[1mAsyncCost report", result.StandardOutput, StringComparison.Ordinal);
+        // Method names in colour (any SGR colour sequence right before the name).
+        Assert.Matches("\u001b\\[[0-9;]*m *AsyncCost\\.Workload\\.Scenarios\\.Yi", result.StandardOutput);
     }
 }

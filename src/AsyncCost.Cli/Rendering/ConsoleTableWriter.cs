@@ -9,6 +9,8 @@ namespace AsyncCost.Cli.Rendering;
 /// </summary>
 internal static class ConsoleTableWriter
 {
+    private const int MinimumTextWidth = 32;
+
     public static void Write(TextDocument document, TextWriter output, bool isTerminal) =>
         Render(output, isTerminal, document.Tables, console =>
         {
@@ -37,13 +39,17 @@ internal static class ConsoleTableWriter
             rendered.AddColumn(new TableColumn(new Text(column.Header, new Style(decoration: Decoration.Bold)))
             {
                 Alignment = column.Alignment == ColumnAlignment.Right ? Justify.Right : Justify.Left,
+                // A number split over two lines reads as two numbers: only text columns wrap.
+                NoWrap = column.Alignment == ColumnAlignment.Right,
             });
         }
 
+        // The row's name (first column: method, type, figure) in colour; a console without colour (redirected) drops it.
+        var nameStyle = new Style(foreground: Color.Aqua);
         foreach (var row in table.Rows)
         {
             // Text, not Markup: generic names contain [ ] and < > that markup would interpret.
-            rendered.AddRow(row.Select(cell => (IRenderable)new Text(cell)));
+            rendered.AddRow(row.Select((cell, i) => (IRenderable)new Text(cell, i == 0 && table.Columns[0].Alignment == ColumnAlignment.Left ? nameStyle : Style.Plain)));
         }
 
         // The title as a plain left-aligned line: Spectre centres table titles over the full width.
@@ -57,7 +63,10 @@ internal static class ConsoleTableWriter
     {
         if (isTerminal)
         {
-            write(AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) }));
+            // A narrow terminal squeezes the text columns (down to MinimumTextWidth); beyond that, lines run past the edge.
+            var terminal = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) });
+            terminal.Profile.Width = Math.Max(terminal.Profile.Width, tables.Select(CompactWidth).DefaultIfEmpty(0).Max());
+            write(terminal);
             return;
         }
 
@@ -80,6 +89,12 @@ internal static class ConsoleTableWriter
     }
 
     /// <summary>The width of a table whose cells never wrap: widest cell per column, plus Spectre's padding and borders.</summary>
-    private static int NaturalWidth(TextTable table) =>
-        table.Columns.Select((column, i) => table.Rows.Select(row => row[i].Length).Append(column.Header.Length).Max() + 3).Sum() + 4;
+    private static int NaturalWidth(TextTable table) => ColumnWidths(table).Sum(width => width + 3) + 4;
+
+    /// <summary>The width at which numbers keep their natural width and text columns wrap at <see cref="MinimumTextWidth"/>.</summary>
+    private static int CompactWidth(TextTable table) =>
+        ColumnWidths(table).Select((width, i) => table.Columns[i].Alignment == ColumnAlignment.Left ? Math.Min(width, MinimumTextWidth) : width).Sum(width => width + 3) + 4;
+
+    private static IEnumerable<int> ColumnWidths(TextTable table) =>
+        table.Columns.Select((column, i) => table.Rows.Select(row => row[i].Length).Append(column.Header.Length).Max());
 }
