@@ -9,6 +9,7 @@ return args switch
 {
     ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
     [AnalyzerSpeedCommand.Name, .. var rest] => AnalyzerSpeedCommand.Run(rest),
+    [AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Run(rest),
     _ => RunBenchmarks(args),
 };
 

@@ -9,24 +9,26 @@ internal sealed record SampleResult(long Operations, string Result);
 internal static class SampleMain
 {
     public static async Task<int> RunAsync(
-        string sampleName, string operationName, long defaultOperations, string[] args, Func<RunBudget, Task<SampleResult>> run)
+        string sampleName, string operationName, SampleDefaults defaults, string[] args, Func<SampleOptions, Task<SampleResult>> run)
     {
         if (args is ["--help"] or ["-h"])
         {
-            PrintUsage(Console.Out, sampleName, defaultOperations);
+            PrintUsage(Console.Out, sampleName, defaults);
             return 0;
         }
 
-        if (!RunBudget.TryParse(args, defaultOperations, out RunBudget budget, out string? error))
+        if (!SampleOptions.TryParse(args, defaults, out SampleOptions options, out string? error))
         {
             Console.Error.WriteLine($"{sampleName}: {error}");
-            PrintUsage(Console.Error, sampleName, defaultOperations);
+            PrintUsage(Console.Error, sampleName, defaults);
             return 2;
         }
 
+        RunBudget budget = options.Budget;
+
         long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         budget.Start();
-        SampleResult result = await run(budget);
+        SampleResult result = await run(options);
         double seconds = budget.Elapsed.TotalSeconds;
         long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
 
@@ -39,8 +41,8 @@ internal static class SampleMain
         return 0;
     }
 
-    private static void PrintUsage(TextWriter writer, string sampleName, long defaultOperations) =>
+    private static void PrintUsage(TextWriter writer, string sampleName, SampleDefaults defaults) =>
         writer.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"usage: {sampleName} [--operations N | --duration TIME]   (default: --operations {defaultOperations}; TIME like 500ms, 5s, 2m, 00:00:05)"));
+            $"usage: {sampleName} {SampleOptions.Usage}\ndefaults: --operations {defaults.Operations} --round-trip {defaults.RoundTrip.TotalMilliseconds}ms"));
 }

@@ -4,11 +4,13 @@ using StockPrices.Library;
 
 // A trading screen's refresh loop: for every quote, the price, the value of a position and the price in euros, one
 // symbol after another. Shared unchanged by StockPrices and StockPrices.Fixed; only the library differs.
-return await SampleMain.RunAsync("StockPrices", "quotes", defaultOperations: 30_000_000, args, QuoteAsync);
+return await SampleMain.RunAsync(
+    "StockPrices", "quotes", new SampleDefaults(Operations: 20_000_000, RoundTrip: TimeSpan.FromMilliseconds(20)), args, QuoteAsync);
 
-static async Task<SampleResult> QuoteAsync(RunBudget budget)
+static async Task<SampleResult> QuoteAsync(SampleOptions options)
 {
-    var service = new StockPriceService(new SimulatedPriceFeed(roundTrip: TimeSpan.FromMilliseconds(20)));
+    RunBudget budget = options.Budget;
+    var service = new StockPriceService(new SimulatedPriceFeed(options.RoundTrip));
     IReadOnlyList<string> symbols = SimulatedPriceFeed.Symbols;
     decimal checksum = 0;
     long quotes = 0;

@@ -6,14 +6,16 @@ public sealed class SampleTwinTests(BuiltSamples samples)
     private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(2);
 
     [Theory]
-    [InlineData("StockPrices", 50_000)]
-    [InlineData("ChattyPipeline", 25)]
-    public async Task Sample_and_its_Fixed_twin_do_the_same_work(string sample, long operations)
+    [InlineData("StockPrices", 50_000, "20ms")]
+    [InlineData("ChattyPipeline", 25, "1ms")]
+    [InlineData("ChattyPipeline", 2_000, "0")]
+    public async Task Sample_and_its_Fixed_twin_do_the_same_work(string sample, long operations, string roundTrip)
     {
         Assert.True(samples.Build.ExitCode == 0, $"samples build failed: {samples.Build}");
+        string[] options = ["--operations", operations.ToString(System.Globalization.CultureInfo.InvariantCulture), "--round-trip", roundTrip];
 
-        CommandResult costly = await RunSampleAsync(sample, "--operations", operations.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        CommandResult fixedTwin = await RunSampleAsync(sample + ".Fixed", "--operations", operations.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        CommandResult costly = await RunSampleAsync(sample, options);
+        CommandResult fixedTwin = await RunSampleAsync(sample + ".Fixed", options);
 
         Assert.True(costly.ExitCode == 0, costly.ToString());
         Assert.True(fixedTwin.ExitCode == 0, fixedTwin.ToString());
@@ -39,6 +41,7 @@ public sealed class SampleTwinTests(BuiltSamples samples)
     [Theory]
     [InlineData("--operations", "0", "'--operations' takes a whole number of at least 1, not '0'")]
     [InlineData("--duration", "soon", "'--duration' takes a positive time such as 500ms, 5s, 2m or 00:00:05, not 'soon'")]
+    [InlineData("--round-trip", "-1ms", "'--round-trip' takes a time such as 0, 1ms or 00:00:00.001, not '-1ms'")]
     [InlineData("--threads", "2", "unknown option '--threads'")]
     public async Task Bad_options_are_refused_with_exit_code_2(string option, string value, string message)
     {

@@ -16,6 +16,7 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["tcs-handoff"] = RunHandoff,
     ["thread-pingpong"] = n => Task.FromResult(Scenarios.ThreadPingPong(n)),
     ["async-pingpong"] = Scenarios.AsyncPingPongAsync,
+    ["spawn"] = SpawnAsync,
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
@@ -41,7 +42,9 @@ if (flags.Contains("--loop"))
 do
 {
     var scope = AsyncCostScope.Start();
+    var clock = System.Diagnostics.Stopwatch.StartNew();
     var checksum = await scenario(count);
+    var elapsed = clock.Elapsed;
     var delta = scope.Stop();
     var result = new Dictionary<string, object?>
     {
@@ -53,6 +56,8 @@ do
         ["completedWorkItems"] = delta.CompletedWorkItems,
         ["workItemsPerOp"] = (double)delta.CompletedWorkItems / count,
         ["lockContentions"] = delta.LockContentions,
+        ["elapsedSeconds"] = elapsed.TotalSeconds,
+        ["opsPerSecond"] = count / elapsed.TotalSeconds,
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
     };
@@ -65,6 +70,26 @@ if (flags.Contains("--linger"))
     Console.ReadLine();
 }
 return 0;
+
+// Starts this program again (task-sync 10) count times and waits for each: a traced parent's children must not
+// inherit the tracer's start-up suspension.
+static async Task<long> SpawnAsync(int count)
+{
+    for (var i = 0; i < count; i++)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true };
+        if (!Environment.ProcessPath!.EndsWith("AsyncCost.Workload", StringComparison.Ordinal))
+        {
+            start.ArgumentList.Add(typeof(PriceService).Assembly.Location);
+        }
+        start.ArgumentList.Add("task-sync");
+        start.ArgumentList.Add("10");
+        using var child = System.Diagnostics.Process.Start(start)!;
+        await child.StandardOutput.ReadToEndAsync();
+        await child.WaitForExitAsync();
+    }
+    return count;
+}
 
 static async Task<long> RunTaskSync(int count)
 {

@@ -1,0 +1,90 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using AsyncCost.Report;
+using AsyncCost.Sessions;
+
+namespace AsyncCost.Benchmarks.Tracing;
+
+/// <summary>
+/// `tracing-overhead [rounds]`: the ground-truth workload (tests/AsyncCost.Workload) run untraced and traced by each pass,
+/// out of process as the CLI traces it, interleaved round by round so machine noise hits all modes alike. The workload
+/// times its own loop (Stopwatch around N operations), so process start-up and session set-up are not counted.
+/// Prints a markdown table: median and best operations per second per mode, and the slowdowns against the untraced run
+/// (median vs median; best vs best, the least disturbed runs on a shared machine).
+/// </summary>
+public static class TracingOverheadCommand
+{
+    public const string Name = "tracing-overhead";
+
+    private static readonly (string Scenario, int Count, string What)[] Workloads =
+    [
+        ("yield", 500_000, "await Task.Yield() per call: one box + one thread-pool hop"),
+        ("task-sync", 5_000_000, "await of a synchronously completed Task<decimal>: one 80 B task per call"),
+    ];
+
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+
+    public static int Run(string[] args)
+    {
+        var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
+        var workload = Path.Combine(AppContext.BaseDirectory, "AsyncCost.Workload.dll");
+        Console.WriteLine("| Workload | Mode | Median ops/s | Min | Max | Slowdown (medians) | Slowdown (best runs) | Events/s |");
+        Console.WriteLine("|---|---|--:|--:|--:|--:|--:|--:|");
+        foreach (var (scenario, count, what) in Workloads)
+        {
+            var samples = new Dictionary<TracedBy, List<(double OpsPerSecond, double EventsPerSecond)>>
+            {
+                [TracedBy.Nothing] = [], [TracedBy.AllocationPass] = [], [TracedBy.HopPass] = [],
+            };
+            for (var round = 0; round < rounds; round++)
+            {
+                foreach (var mode in samples.Keys)
+                {
+                    samples[mode].Add(RunOnce(workload, scenario, count, mode));
+                }
+            }
+            var baseline = Median(samples[TracedBy.Nothing].Select(s => s.OpsPerSecond));
+            var best = samples[TracedBy.Nothing].Max(s => s.OpsPerSecond);
+            foreach (var (mode, runs) in samples)
+            {
+                var median = Median(runs.Select(r => r.OpsPerSecond));
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"| {scenario} ({what}) | {mode} | {median:N0} | {runs.Min(r => r.OpsPerSecond):N0} | {runs.Max(r => r.OpsPerSecond):N0} | {(baseline / median - 1):P1} | {(best / runs.Max(r => r.OpsPerSecond) - 1):P1} | {Median(runs.Select(r => r.EventsPerSecond)):N0} |"));
+            }
+        }
+        Console.WriteLine($"{rounds} interleaved rounds per mode; {Environment.ProcessorCount} cores; .NET {Environment.Version}.");
+        return 0;
+    }
+
+    private static (double OpsPerSecond, double EventsPerSecond) RunOnce(string workload, string scenario, int count, TracedBy mode)
+    {
+        var lines = new List<string>();
+        string[] arguments = [workload, scenario, count.ToString(CultureInfo.InvariantCulture)];
+        double eventsPerSecond = 0;
+        if (mode == TracedBy.Nothing)
+        {
+            var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true };
+            using var process = Process.Start(start)!;
+            lines.AddRange(process.StandardOutput.ReadToEnd().Split('\n'));
+            process.WaitForExit();
+        }
+        else
+        {
+            var command = new LaunchCommand { FileName = "dotnet", Arguments = arguments, StandardOutput = line => { lock (lines) { lines.Add(line); } } };
+            var options = new SessionOptions { Passes = mode == TracedBy.AllocationPass ? MeasurementPasses.Allocations : MeasurementPasses.Hops };
+            var report = AsyncCostSession.LaunchAsync(command, options).GetAwaiter().GetResult();
+            var pass = report.Passes.Single();
+            eventsPerSecond = pass.Events / pass.Duration.TotalSeconds;
+        }
+        var result = lines.Last(l => l.StartsWith("RESULT ", StringComparison.Ordinal));
+        using var document = JsonDocument.Parse(result["RESULT ".Length..]);
+        return (document.RootElement.GetProperty("opsPerSecond").GetDouble(), eventsPerSecond);
+    }
+
+    private static double Median(IEnumerable<double> values)
+    {
+        var sorted = values.Order().ToArray();
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
+    }
+}
