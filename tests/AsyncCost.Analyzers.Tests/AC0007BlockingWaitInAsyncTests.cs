@@ -43,6 +43,9 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "CountdownEvent.Wait", """
             async Task M(CountdownEvent done) { await Task.Delay(1); [|done.Wait()|]; }
             """ },
+        { "Barrier.SignalAndWait", """
+            async Task M(Barrier barrier) { await Task.Delay(1); [|barrier.SignalAndWait()|]; }
+            """ },
         { "BlockingCollection.Take", """
             async Task<int> M(BlockingCollection<int> queue) { await Task.Delay(1); return [|queue.Take()|]; }
             """ },

@@ -83,6 +83,7 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         Add("System.Threading.ManualResetEventSlim", new("await a TaskCompletionSource"), "Wait");
         Add("System.Threading.Monitor", new("await SemaphoreSlim.WaitAsync or a TaskCompletionSource"), "Wait");
         Add("System.Threading.CountdownEvent", new("await a TaskCompletionSource completed by the last signal"), "Wait");
+        Add("System.Threading.Barrier", new("await a TaskCompletionSource per phase"), "SignalAndWait");
         Add("System.Collections.Concurrent.BlockingCollection`1", new("a Channel<T> and await its reader's ReadAsync"), "Take", "TryTake", "TryTakeFromAny", "TakeFromAny", "GetConsumingEnumerable");
         return table;
     }
