@@ -9,7 +9,9 @@ public sealed class SessionOptions
     public MeasurementPasses Passes { get; init; } = MeasurementPasses.All;
 
     /// <summary>Total recording time over all passes; null records until cancelled or the process exits.
-    /// With several passes on an attached process the time is split evenly between them; a launched command runs once per pass.</summary>
+    /// With several passes on an attached process the time is split evenly between them (without a duration they alternate in
+    /// 5-second slices until cancelled, and each pass's figures add up over its slices); a launched command runs once per pass,
+    /// each run recorded until it exits or for this duration.</summary>
     public TimeSpan? Duration { get; init; }
 
     /// <summary>Where to keep the recorded .nettrace. With more than one pass each pass writes
