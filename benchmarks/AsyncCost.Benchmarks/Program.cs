@@ -1,12 +1,15 @@
 using AsyncCost.Benchmarks.Analyzers;
 using AsyncCost.Benchmarks.ContextSwitches;
 using AsyncCost.Benchmarks.Infrastructure;
+using AsyncCost.Benchmarks.Report;
 using BenchmarkDotNet.Running;
 
-// Three modes: `context-switch-console` (seed 000's own method), `analyzer-speed` (the AC rules' share of compile
-// time, per rule); anything else goes to BenchmarkDotNet's switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
+// Four modes: `report` (exports -> RESULTS.md, charts, CostModel.cs, docs figures), `context-switch-console` (seed 000's
+// own method), `analyzer-speed` (the AC rules' share of compile time, per rule); anything else goes to BenchmarkDotNet's
+// switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
 return args switch
 {
+    ["report", .. var rest] => ReportCommand.Run(rest),
     ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
     [AnalyzerSpeedCommand.Name, .. var rest] => AnalyzerSpeedCommand.Run(rest),
     [AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Run(rest),

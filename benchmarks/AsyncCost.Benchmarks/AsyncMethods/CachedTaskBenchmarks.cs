@@ -11,7 +11,7 @@ namespace AsyncCost.Benchmarks.AsyncMethods;
 /// </summary>
 [MemoryDiagnoser]
 [FullRunJob]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class CachedTaskBenchmarks
 {
     public const string Category = "003-cached-tasks";

@@ -16,7 +16,7 @@ namespace AsyncCost.Benchmarks.AsyncMethods;
 /// </summary>
 [MemoryDiagnoser]
 [FullRunJob]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class StockPricesBenchmarks
 {
     public const string Category = "003-async-methods";

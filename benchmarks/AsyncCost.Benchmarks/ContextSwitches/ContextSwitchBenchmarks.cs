@@ -10,7 +10,7 @@ namespace AsyncCost.Benchmarks.ContextSwitches;
 /// </summary>
 [MemoryDiagnoser]
 [FullRunJob]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class ContextSwitchBenchmarks
 {
     public const string Category = "000-context-switches";

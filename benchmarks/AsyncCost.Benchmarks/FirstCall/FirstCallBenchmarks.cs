@@ -1,3 +1,4 @@
+using AsyncCost.Benchmarks.Infrastructure;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Engines;
 
@@ -11,7 +12,7 @@ namespace AsyncCost.Benchmarks.FirstCall;
 [SimpleJob(RunStrategy.ColdStart, launchCount: 5, warmupCount: 0, iterationCount: 1, id: "FirstCall")]
 [SimpleJob(RunStrategy.Throughput, launchCount: 1, warmupCount: 3, iterationCount: 10, id: "SteadyState")]
 [MemoryDiagnoser]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class FirstCallBenchmarks
 {
     public const string Category = "002-first-call";

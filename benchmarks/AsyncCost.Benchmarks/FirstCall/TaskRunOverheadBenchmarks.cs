@@ -1,3 +1,4 @@
+using AsyncCost.Benchmarks.Infrastructure;
 using BenchmarkDotNet.Attributes;
 
 namespace AsyncCost.Benchmarks.FirstCall;
@@ -9,7 +10,7 @@ namespace AsyncCost.Benchmarks.FirstCall;
 /// </summary>
 [SimpleJob(launchCount: 1, warmupCount: 1, iterationCount: 5, invocationCount: 1, id: "ThousandCalls")]
 [MemoryDiagnoser]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class TaskRunOverheadBenchmarks
 {
     public const string Category = "002-task-run-overhead";

@@ -15,7 +15,7 @@ namespace AsyncCost.Benchmarks.HandOff;
 /// </summary>
 [MemoryDiagnoser]
 [FullRunJob]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class HandOffMatrixBenchmarks
 {
     public const string Category = "004-hand-off-matrix";

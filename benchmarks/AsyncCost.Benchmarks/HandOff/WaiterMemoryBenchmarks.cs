@@ -13,7 +13,7 @@ namespace AsyncCost.Benchmarks.HandOff;
 /// </summary>
 [SimpleJob(RunStrategy.Monitoring, launchCount: 1, warmupCount: 0, iterationCount: 1, invocationCount: 1, id: "Waiters")]
 [MemoryDiagnoser]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class WaiterMemoryBenchmarks
 {
     public const string Category = "004-waiter-memory";

@@ -15,6 +15,10 @@ namespace AsyncCost.Benchmarks.Infrastructure;
 /// </summary>
 public static class BenchmarkConfig
 {
+    /// <summary>The category every suite reproducing a seed carries (beside its own), so the full run can select them:
+    /// <c>--anyCategories seeds</c>.</summary>
+    public const string SeedsCategory = "seeds";
+
     /// <summary>
     /// The job of the documented full run (see <see cref="FullRunJobAttribute"/>): a few warm-up and measured
     /// iterations per case instead of BenchmarkDotNet's adaptive defaults, so all suites fit in ~25 minutes on 2 cores.
@@ -29,24 +33,26 @@ public static class BenchmarkConfig
 
     /// <summary>
     /// The configuration; with <paramref name="dry"/> every job, including the ones suites declare, takes
-    /// BenchmarkDotNet's Dry characteristics (one launch, one iteration, one invocation), so the smoke job stays short.
+    /// BenchmarkDotNet's Dry characteristics (one launch, one iteration, one invocation) and <see cref="DryRunVariable"/>,
+    /// so the smoke job stays short. <paramref name="environment"/> is set in every benchmark process.
     /// </summary>
-    public static IConfig Create(bool dry)
+    public static IConfig Create(bool dry, params EnvironmentVariable[] environment)
     {
         var config = DefaultConfig.Instance
             .AddExporter(JsonExporter.Full, CsvExporter.Default, MarkdownExporter.GitHub)
             .AddColumn(CategoriesColumn.Default)
             .AddDiagnoser(new ReportedMetricsDiagnoser());
-        return dry ? config.AddJob(DryMutator) : config;
+        if (dry)
+            environment = [.. environment, new EnvironmentVariable(DryRunVariable, "1")];
+        if (!dry && environment.Length == 0)
+            return config;
+        // One mutator: two would each replace the jobs' whole list of environment variables.
+        var mutator = (dry ? Job.Dry : new Job("Environment")).WithEnvironmentVariables(environment).AsMutator();
+        return config.AddJob(mutator);
     }
 
     /// <summary>Set in the benchmark processes of the dry job, so suites bound their expensive cases (see <see cref="IsDryRun"/>).</summary>
     public const string DryRunVariable = "ASYNCCOST_BENCHMARK_DRY";
-
-    /// <summary>BenchmarkDotNet's Dry job applied to every job, plus <see cref="DryRunVariable"/>.</summary>
-    public static readonly Job DryMutator = Job.Dry
-        .WithEnvironmentVariable(DryRunVariable, "1")
-        .AsMutator();
 
     /// <summary>True inside a benchmark process of the dry job: expensive cases (thousands of threads) run a bounded
     /// size there, so the smoke job proves they work without paying for them.</summary>

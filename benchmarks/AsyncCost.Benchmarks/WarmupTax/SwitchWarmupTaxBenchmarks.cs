@@ -12,7 +12,7 @@ namespace AsyncCost.Benchmarks.WarmupTax;
 /// perf_event_open where the kernel allows it.
 /// </summary>
 [FullRunJob]
-[BenchmarkCategory(Category)]
+[BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class SwitchWarmupTaxBenchmarks
 {
     public const string Category = "001-switch-warmup-tax";
@@ -78,14 +78,18 @@ public class SwitchWarmupTaxBenchmarks
         var buffer = _workingSet;
         long sum = 0;
         var offset = 0;
+        var untilYield = yieldEvery; // a countdown, not i % yieldEvery: a division per load would weigh on a ~1 ns load
         for (var i = 0; i < LoadsPerThread; i++)
         {
             sum += buffer[offset];
             offset += CacheLine;
             if (offset >= buffer.Length)
                 offset = 0;
-            if (yieldEvery != 0 && i % yieldEvery == 0)
+            if (--untilYield == 0)
+            {
+                untilYield = yieldEvery;
                 LinuxScheduler.Yield();
+            }
         }
 
         var countersAfter = counters?.Read() ?? default;
