@@ -147,6 +147,19 @@ public class AC0002PreferValueTaskTests
             """));
 
     [Fact]
+    public Task Ignores_internal_methods_of_an_assembly_with_friends_but_not_private_ones() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Friend.Tests")]
+            internal static class Cli
+            {
+                public static async Task<long> RunAsync(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+                internal static async Task<long> Internal(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+                private static async [|Task<long>|] Private(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+            }
+            """);
+
+    [Fact]
     public Task Ignores_bool_and_ints_the_runtime_caches() =>
         Verify.VerifyAsync(Code("""
                 private async Task<bool> Flag(bool fast) { if (fast) return fast; await Task.Yield(); return false; }

@@ -165,28 +165,54 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         private HashSet<ISymbol> AwaitTaintedSymbols()
         {
             var tainted = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
-            var flows = new List<(IOperation Value, IEnumerable<ISymbol> Targets)>();
+            var flows = new List<(bool Awaits, List<ISymbol> Reads, ISymbol[] Targets)>();
+            void AddFlow(IOperation value, ISymbol[] targets)
+            {
+                if (targets.Length == 0)
+                {
+                    return;
+                }
+                // Each value is walked once; the fixed point below only compares symbol sets.
+                var awaits = false;
+                var reads = new List<ISymbol>();
+                foreach (var op in OperationTree.SameMethod(value))
+                {
+                    awaits |= op is IAwaitOperation;
+                    if (OperationTree.ReferencedSymbol(op) is { } symbol)
+                    {
+                        reads.Add(symbol);
+                    }
+                }
+                if (awaits || reads.Count > 0)
+                {
+                    flows.Add((awaits, reads, targets));
+                }
+            }
+
             foreach (var operation in _operations)
             {
                 switch (operation)
                 {
                     case IAssignmentOperation assignment:
-                        flows.Add((assignment.Value, OperationTree.ReferencedSymbols(assignment.Target).ToList()));
+                        AddFlow(assignment.Value, OperationTree.ReferencedSymbols(assignment.Target).ToArray());
                         break;
                     case IVariableDeclaratorOperation { Initializer: { } initializer } declarator:
-                        flows.Add((initializer.Value, new ISymbol[] { declarator.Symbol }));
+                        AddFlow(initializer.Value, [declarator.Symbol]);
                         break;
                     case IInvocationOperation { Instance: { } instance } invocation when OperationTree.ReferencedSymbol(instance) is { } receiver:
-                        flows.AddRange(invocation.Arguments.Select(a => (a.Value, (IEnumerable<ISymbol>)new[] { receiver })));
+                        foreach (var argument in invocation.Arguments)
+                        {
+                            AddFlow(argument.Value, [receiver]);
+                        }
                         break;
                 }
             }
             for (var changed = true; changed;)
             {
                 changed = false;
-                foreach (var (value, targets) in flows)
+                foreach (var (awaits, reads, targets) in flows)
                 {
-                    if (OperationTree.SameMethod(value).Any(op => op is IAwaitOperation || (OperationTree.ReferencedSymbol(op) is { } s && tainted.Contains(s))))
+                    if (awaits || reads.Exists(tainted.Contains))
                     {
                         foreach (var target in targets)
                         {

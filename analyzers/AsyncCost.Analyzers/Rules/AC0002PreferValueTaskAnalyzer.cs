@@ -35,7 +35,10 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            var analysis = new Analysis(types);
+            // With InternalsVisibleTo, internal methods have callers this compilation cannot see (tests, friends).
+            var hasFriendAssemblies = start.Compilation.Assembly.GetAttributes()
+                .Any(a => a.AttributeClass?.ToDisplayString() == "System.Runtime.CompilerServices.InternalsVisibleToAttribute");
+            var analysis = new Analysis(types, hasFriendAssemblies);
             start.RegisterOperationBlockAction(analysis.AnalyzeMethod);
             start.RegisterOperationAction(analysis.AnalyzeInvocation, OperationKind.Invocation);
             start.RegisterOperationAction(analysis.AnalyzeMethodReference, OperationKind.MethodReference);
@@ -43,7 +46,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         });
     }
 
-    private sealed class Analysis(WellKnownAsyncTypes types)
+    private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies)
     {
         private readonly ConcurrentDictionary<IMethodSymbol, Diagnostic> _candidates = new(SymbolEqualityComparer.Default);
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _disqualified = new(SymbolEqualityComparer.Default);
@@ -111,11 +114,18 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
                 "true",
                 StringComparison.OrdinalIgnoreCase);
 
-        private static bool IsExternallyVisible(ISymbol symbol)
+        // Callable from outside this compilation: public API, or internal API of an assembly with friends.
+        private bool IsExternallyVisible(ISymbol symbol)
         {
             for (var current = symbol; current is not null and not INamespaceSymbol; current = current.ContainingSymbol)
             {
-                if (current.DeclaredAccessibility is not (Accessibility.Public or Accessibility.Protected or Accessibility.ProtectedOrInternal))
+                var visible = current.DeclaredAccessibility switch
+                {
+                    Accessibility.Public or Accessibility.Protected or Accessibility.ProtectedOrInternal => true,
+                    Accessibility.Internal or Accessibility.ProtectedAndInternal => hasFriendAssemblies,
+                    _ => false,
+                };
+                if (!visible)
                 {
                     return false;
                 }

@@ -8,7 +8,8 @@ using Microsoft.CodeAnalysis.Diagnostics;
 namespace AsyncCost.Benchmarks.Analyzers;
 
 /// <summary>
-/// `analyzer-speed [--lines N] [--repeat K] [--out DIR]`: compiles the generated corpus at N and 2N lines, runs every
+/// `analyzer-speed [--lines N] [--repeat K] [--out DIR]`: compiles the generated corpus at N and 2N lines (K runs each,
+/// default 1: a 200,000-line run takes minutes on a busy 2-core machine), runs every
 /// AC rule through CompilationWithAnalyzers with execution-time telemetry, and reports each rule's time as a
 /// percentage of the compilation's own time, plus how each grew from N to 2N lines (2.0 is linear).
 /// Writes AnalyzerSpeed.md and AnalyzerSpeed.json to DIR (default BenchmarkDotNet.Artifacts/results).
@@ -21,7 +22,7 @@ public static class AnalyzerSpeedCommand
 
     public static int Run(string[] args)
     {
-        int lines = 200_000, repeat = 3;
+        int lines = 200_000, repeat = 1;
         var output = Path.Combine("BenchmarkDotNet.Artifacts", "results");
         for (var i = 0; i < args.Length; i++)
         {
@@ -41,13 +42,13 @@ public static class AnalyzerSpeedCommand
 
         var rules = AsyncCostRules.All();
         Console.WriteLine($"{Name}: {rules.Length} rules ({string.Join(", ", rules.Select(AsyncCostRules.Id))}), corpus of about {lines:N0} lines, then each file doubled, median of {repeat}");
-        // Warm-up at full size: the compiler's and the rules' code must reach its optimized JIT tier before timing.
+        // Warm-up: the compiler's and the rules' code must reach its optimized JIT tier before timing.
+        _ = Measure(AsyncCorpus.Generate(Math.Max(lines / 4, AsyncCorpus.MinimumLines)), rules, repeat: 1);
         var corpus = AsyncCorpus.Generate(lines);
-        _ = Measure(corpus, rules, repeat: 1);
         var small = Measure(corpus, rules, repeat);
         var large = Measure(corpus.Doubled(), rules, repeat);
 
-        var report = Render(small, large);
+        var report = Render(small, large, repeat);
         Console.WriteLine(report);
         Directory.CreateDirectory(output);
         File.WriteAllText(Path.Combine(output, "AnalyzerSpeed.md"), report);
@@ -60,6 +61,9 @@ public static class AnalyzerSpeedCommand
 
     public sealed record SizeResult(int Lines, double CompileMilliseconds, IReadOnlyList<RuleTime> Rules);
 
+    // One run per repeat: the rules' own time from telemetry, and the compilation's time as the rest of the same run's
+    // wall time (CompilationWithAnalyzers binds and diagnoses the whole compilation to feed the rules). Measuring both
+    // in one run keeps them under the same machine load, which on a shared machine matters more than anything else.
     private static SizeResult Measure(AsyncCorpus corpus, IReadOnlyList<DiagnosticAnalyzer> rules, int repeat)
     {
         var compileTimes = new List<double>();
@@ -68,19 +72,21 @@ public static class AnalyzerSpeedCommand
         for (var run = 0; run < repeat; run++)
         {
             var stopwatch = Stopwatch.StartNew();
-            _ = corpus.CreateCompilation().GetDiagnostics();
-            compileTimes.Add(stopwatch.Elapsed.TotalMilliseconds);
-
             var withAnalyzers = corpus.CreateCompilation().WithAnalyzers([.. rules], AsyncCostRules.Options(logExecutionTime: true));
-            var diagnostics = withAnalyzers.GetAnalyzerDiagnosticsAsync().GetAwaiter().GetResult();
+            var diagnostics = withAnalyzers.GetAnalyzerDiagnosticsAsync().GetAwaiter().GetResult(); // also runs the compile that feeds the rules
+            var wall = stopwatch.Elapsed.TotalMilliseconds;
             if (diagnostics.FirstOrDefault(d => d.Id == "AD0001") is { } crash)
             {
                 throw new InvalidOperationException("An analyzer threw on the corpus: " + crash);
             }
+            var total = 0.0;
             foreach (var rule in rules)
             {
-                ruleTimes[rule].Add(withAnalyzers.GetAnalyzerTelemetryInfoAsync(rule, CancellationToken.None).GetAwaiter().GetResult().ExecutionTime.TotalMilliseconds);
+                var time = withAnalyzers.GetAnalyzerTelemetryInfoAsync(rule, CancellationToken.None).GetAwaiter().GetResult().ExecutionTime.TotalMilliseconds;
+                ruleTimes[rule].Add(time);
+                total += time;
             }
+            compileTimes.Add(wall - total);
             findings = diagnostics.GroupBy(d => d.Id).ToDictionary(g => g.Key, g => g.Count());
         }
         return new SizeResult(
@@ -89,7 +95,7 @@ public static class AnalyzerSpeedCommand
             rules.Select(r => new RuleTime(AsyncCostRules.Id(r), Median(ruleTimes[r]), r.SupportedDiagnostics.Sum(d => findings.GetValueOrDefault(d.Id)))).ToList());
     }
 
-    private static string Render(SizeResult small, SizeResult large)
+    private static string Render(SizeResult small, SizeResult large, int repeat)
     {
         static string Percent(double ms, double compile) => (100 * ms / compile).ToString("0.00", CultureInfo.InvariantCulture) + " %";
         static string Fixed(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
@@ -97,7 +103,9 @@ public static class AnalyzerSpeedCommand
         var text = new StringBuilder();
         text.AppendLine("# Analyzer speed")
             .AppendLine()
-            .AppendLine(CultureInfo.InvariantCulture, $"Generated async-heavy corpus (`benchmarks/AsyncCost.Benchmarks/Analyzers/AsyncCorpus.cs`), {AsyncCorpus.FileCount} files; the second size doubles each file. Compile = `Compilation.GetDiagnostics()` single-threaded; rule time = `CompilationWithAnalyzers` execution-time telemetry, sequential analysis. Medians.")
+            .AppendLine(CultureInfo.InvariantCulture, $"Generated by `dotnet run -c Release --project benchmarks/AsyncCost.Benchmarks -- {Name} --lines {small.Lines} --repeat {repeat} --out benchmarks/results`; do not edit by hand.")
+            .AppendLine()
+            .AppendLine(CultureInfo.InvariantCulture, $"Generated async-heavy corpus (`benchmarks/AsyncCost.Benchmarks/Analyzers/AsyncCorpus.cs`), {AsyncCorpus.FileCount} files; the second size doubles each file. Each run is one `CompilationWithAnalyzers.GetAnalyzerDiagnosticsAsync()` on a fresh single-threaded compilation with sequential analysis: rule time = its execution-time telemetry, compile = the rest of that run's wall time. Medians of the runs.")
             .AppendLine()
             .AppendLine(CultureInfo.InvariantCulture, $"Machine: {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}; run {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC.")
             .AppendLine()

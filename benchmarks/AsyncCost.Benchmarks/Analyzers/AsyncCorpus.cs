@@ -41,11 +41,11 @@ public sealed class AsyncCorpus
             .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path))
             .ToImmutableArray();
 
-    /// <summary>The largest corpus of at most <paramref name="lines"/> lines (whole classes per file).</summary>
+    /// <summary>The smallest corpus of at least <paramref name="lines"/> lines (whole classes per file).</summary>
     public static AsyncCorpus Generate(int lines)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(lines, MinimumLines, nameof(lines));
-        return WithUnitsPerFile(lines / FileCount / UnitLines);
+        return WithUnitsPerFile((lines + (FileCount * UnitLines) - 1) / (FileCount * UnitLines));
     }
 
     /// <summary>The same corpus with every file twice as long.</summary>

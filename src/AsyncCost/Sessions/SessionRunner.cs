@@ -301,7 +301,8 @@ internal static class SessionRunner
     }
 
     /// <summary>Waits until the child (or, for a launcher script, its first .NET descendant) publishes its diagnostics endpoint.</summary>
-    private static async Task<int> WaitForRuntimeAsync(Process child, TimeSpan timeout, CancellationToken cancellationToken)
+    // ValueTask (AC0002): the endpoint is usually published by the first poll, and the one caller awaits once.
+    private static async ValueTask<int> WaitForRuntimeAsync(Process child, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
         while (true)
