@@ -47,19 +47,29 @@ public class SessionHelpersTests
     {
         var monitor = ThreadSwitchMonitor.Start(Environment.ProcessId);
         Assert.NotNull(monitor);
+        using var slept = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
         var thread = new Thread(() =>
         {
             for (var i = 0; i < 50; i++)
             {
                 Thread.Sleep(1);
             }
+            // Stay alive until the monitor has polled once after the sleeps: a thread that exits between polls
+            // keeps only the counts last seen, which is the behaviour under test, not a race to lose.
+            slept.Set();
+            release.Wait();
         }) { Name = "switch-probe" };
         thread.Start();
-        while (thread.IsAlive)
+        while (!slept.IsSet)
         {
             monitor.Poll();
             Thread.Sleep(5);
         }
+        monitor.Poll();
+        release.Set();
+        thread.Join();
+        monitor.Poll();
 
         var probe = Assert.Single(monitor.Results(), t => t.Name == "switch-probe");
         Assert.True(probe.Voluntary >= 45, $"{probe.Voluntary} voluntary switches");
