@@ -24,7 +24,7 @@ internal sealed class MethodCatalog
     public IReadOnlyCollection<string> ModulePaths => _modulePaths;
 
     /// <summary>True when names came from assemblies on disk, because the trace had no method events.</summary>
-    public bool UsedAssemblies => MethodEvents == 0 && _fromAssemblies is { IsEmpty: false };
+    public bool UsedAssemblies => MethodEvents == 0 && !Table().IsEmpty;
 
     /// <summary>Adds a method from a MethodLoadVerbose or MethodDCStopVerbose event.</summary>
     /// <param name="typeName">MethodNamespace: the runtime type name ("Ns.T+&lt;X&gt;d__0", "AsyncStateMachineBox`1[...]").</param>

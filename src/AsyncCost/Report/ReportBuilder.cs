@@ -28,6 +28,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             AttributeHops(hopPass);
         }
+        if (source.Kind == SourceKind.TraceFile)
+        {
+            WarnAboutMissingEvents(passes);
+        }
         if (passes.Any(p => p.Reader.EventsLost > 0))
         {
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Reader.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
@@ -60,6 +64,28 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             CutShort = cutShort,
             StopReason = stopReason,
         };
+    }
+
+    /// <summary>A trace recorded by another tool may lack what a figure needs: say which figure is missing and why, once.</summary>
+    private void WarnAboutMissingEvents(IReadOnlyList<PassResult> passes)
+    {
+        if (!passes.Any(p => p.Reader.Allocations.Samples > 0))
+        {
+            _warnings.Add(new ReportWarning("no-allocation-events", "Bytes and objects per method are missing: no trace has AllocationSampled (or GCAllocationTick) events. Record the allocation pass with the providers 'dotnet-asynccost providers --pass allocations' prints."));
+        }
+        if (!passes.Any(p => p.Reader.SawTplEvents))
+        {
+            _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
+        }
+        if (catalog.MethodEvents == 0)
+        {
+            var consequence = "state machines known only by short name show as '?.Method', and Task<T> allocations stay unattributed. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).";
+            _warnings.Add(catalog.UsedAssemblies
+                ? new ReportWarning("names-from-assemblies", "The traces have no method events (method rundown): async methods were named from the assemblies still at their recorded paths; on another machine those names would be lost. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).")
+                : catalog.ModulePaths.Count > 0
+                    ? new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and the assemblies they loaded are not readable at their recorded paths: {consequence}")
+                    : new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and no module events: {consequence}"));
+        }
     }
 
     private static MethodCost WithShare(MethodCost m, double share) => new()
