@@ -17,24 +17,32 @@ internal static class Providers
     /// signature, so the trace itself names its async methods and a report needs no assembly on disk.</summary>
     public const long RundownKeywords = KnownEvents.LoaderKeyword | KnownEvents.JitKeyword | EndRundownKeyword;
 
+    /// <summary>Rundown of modules only (Loader | End): what sessions asked for before traces named their methods; kept
+    /// so the rundown-cost benchmark can measure what method naming adds.</summary>
+    internal const long ModuleRundownKeywords = KnownEvents.LoaderKeyword | EndRundownKeyword;
+
     /// <summary>Loader and JIT events at Verbose (MethodLoadVerbose): the methods jitted during the session, named even if the
     /// process exits before the rundown.</summary>
     private const long NamingKeywords = KnownEvents.LoaderKeyword | KnownEvents.JitKeyword;
 
-    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, int counterIntervalSeconds)
+    /// <summary>The providers of one pass; <paramref name="nameMethods"/> is false only to measure what naming costs (no JIT
+    /// events, and the runtime provider at Informational).</summary>
+    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, int counterIntervalSeconds, bool nameMethods = true)
     {
+        var naming = nameMethods ? NamingKeywords : KnownEvents.LoaderKeyword;
+        var runtimeLevel = nameMethods || useAllocationTick ? EventLevel.Verbose : EventLevel.Informational;
         var counters = new EventPipeProvider(KnownEvents.CountersProvider, EventLevel.Informational, 0,
             new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });
         return pass == MeasurementPasses.Allocations
             ? [
-                new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose,
-                    (useAllocationTick ? KnownEvents.GcKeyword : KnownEvents.AllocationSamplingKeyword) | NamingKeywords),
+                new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
+                    (useAllocationTick ? KnownEvents.GcKeyword : KnownEvents.AllocationSamplingKeyword) | naming),
                 counters,
             ]
             : [
                 new EventPipeProvider(KnownEvents.TplProvider, EventLevel.Verbose, KnownEvents.TplKeywords),
                 new EventPipeProvider(KnownEvents.FrameworkProvider, EventLevel.Verbose, KnownEvents.FrameworkKeywords),
-                new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose, NamingKeywords),
+                new EventPipeProvider(KnownEvents.RuntimeProvider, nameMethods ? EventLevel.Verbose : EventLevel.Informational, naming),
                 counters,
             ];
     }
