@@ -40,7 +40,7 @@ internal static class ExitCodes
         (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0."),
         (ExitCode.AccessDenied, "The process belongs to another user."),
         (ExitCode.CommandNotFound, "The command to launch was not found or is not executable."),
-        (ExitCode.TraceFileNotFound, "The .nettrace file does not exist."),
+        (ExitCode.TraceFileNotFound, "The .nettrace file does not exist, or the path is a directory."),
         (ExitCode.TraceFileInvalid, "The .nettrace file is corrupt or truncated (what was readable is still reported)."),
         (ExitCode.OutputNotWritable, "The output path (-o) cannot be written."),
         (ExitCode.RuntimeTooOld, "The target runtime is too old for EventPipe (before .NET 5)."),

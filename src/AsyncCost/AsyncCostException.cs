@@ -20,7 +20,7 @@ public enum AsyncCostErrorKind
     /// <summary>A launched command does not exist or cannot be executed.</summary>
     CommandNotFound = 14,
 
-    /// <summary>A .nettrace file does not exist.</summary>
+    /// <summary>A .nettrace file does not exist (or the path is a directory).</summary>
     TraceFileNotFound = 15,
 
     /// <summary>A .nettrace file is corrupt, truncated, or not a .nettrace.</summary>
@@ -95,9 +95,11 @@ public sealed class CommandNotFoundException(string fileName, Exception? innerEx
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.CommandNotFound;
 }
 
-/// <summary>A .nettrace file does not exist.</summary>
-public sealed class TraceFileNotFoundException(string path)
-    : AsyncCostException($"Trace file not found: {path}")
+/// <summary>A .nettrace file does not exist, or the path names a directory.</summary>
+public sealed class TraceFileNotFoundException(string path, bool isDirectory = false)
+    : AsyncCostException(isDirectory
+        ? $"{path} is a directory, not a trace file: name its .nettrace files (e.g. {Path.Combine(path, "*.nettrace")})."
+        : $"Trace file not found: {path}")
 {
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.TraceFileNotFound;

@@ -36,6 +36,8 @@ internal sealed class ChildProcess : IDisposable
 
     public int Id => _process.Id;
 
+    public bool HasExited => _process.HasExited;
+
     public string IdText => Id.ToString(System.Globalization.CultureInfo.InvariantCulture);
 
     /// <summary>Starts the tool's build output: dotnet dotnet-asynccost.dll args.</summary>
