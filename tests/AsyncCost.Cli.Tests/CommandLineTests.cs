@@ -102,6 +102,7 @@ public sealed class CommandLineTests
         {
             // The README's table spells the same meaning, with code formatting and without the final period.
             var words = meaning.TrimEnd('.').Replace("DOTNET_EnableDiagnostics=0", "`DOTNET_EnableDiagnostics=0`", StringComparison.Ordinal)
+                .Replace("DOTNET_EnableDiagnostics_IPC=0", "`DOTNET_EnableDiagnostics_IPC=0`", StringComparison.Ordinal)
                 .Replace("(-o)", "(`-o`)", StringComparison.Ordinal).Replace("with -p", "with `-p`", StringComparison.Ordinal)
                 .Replace("(collect -- <command>:", "(`collect -- <command>`:", StringComparison.Ordinal);
             Assert.Contains($"| {(int)code} | {words} |", readme, StringComparison.Ordinal);

@@ -373,7 +373,9 @@ internal static class SessionRunner
             }
             if (child.HasExited)
             {
-                throw new NotDotNetProcessException($"{child.StartInfo.FileName} exited (code {child.ExitCode}) before a .NET runtime started in it.");
+                throw new NotDotNetProcessException(
+                    $"{child.StartInfo.FileName} exited with code {child.ExitCode} before a .NET runtime started in it: nothing was measured.")
+                { CommandExitCode = child.ExitCode };
             }
             if (clock.Elapsed > timeout)
             {
