@@ -59,6 +59,8 @@ public sealed class CommandLineTests
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "-n", "app")]
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "--", "dotnet", "app.dll")]
     [InlineData("monitor needs exactly one target", "monitor")]
+    [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "0")]
+    [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "-5")]
     [InlineData("Required argument missing for command: 'report'", "report")]
     [InlineData("Required command was not provided", new string[0])]
     public async Task Usage_errors_exit_2_with_one_line(string message, params string[] args)
