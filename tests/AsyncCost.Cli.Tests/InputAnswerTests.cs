@@ -173,6 +173,26 @@ public sealed class InputAnswerTests
     }
 
     [Fact]
+    public async Task NO_COLOR_on_a_terminal_gives_plain_text()
+    {
+        // script(1) gives the tool a pseudo-terminal, so it renders as for a person.
+        var command = $"dotnet '{Repository.ToolDll}' report '{Traces[1]}'";
+        var styled = await RunOnTerminalAsync(command, new Dictionary<string, string> { ["TERM"] = "xterm-256color" });
+        var plain = await RunOnTerminalAsync(command, new Dictionary<string, string> { ["TERM"] = "xterm-256color", ["NO_COLOR"] = "1" });
+
+        Assert.Matches("\u001b\\[[0-9;]*m", styled.StandardOutput);
+        Assert.True(plain.ExitCode == 0, plain.ToString());
+        Assert.Contains("Async methods, most costly first", plain.StandardOutput, StringComparison.Ordinal);
+        Assert.DoesNotMatch("\u001b\\[[0-9;]*m", plain.StandardOutput);
+    }
+
+    private static async Task<ProcessResult> RunOnTerminalAsync(string command, IReadOnlyDictionary<string, string> environment)
+    {
+        using var terminal = ChildProcess.Start("script", ["-qc", command, "/dev/null"], environment);
+        return await terminal.WaitForExitAsync();
+    }
+
+    [Fact]
     public void Readme_builds_the_workload_its_examples_run()
     {
         var readme = File.ReadAllText(Path.Combine(Repository.Root, "README.md"));
