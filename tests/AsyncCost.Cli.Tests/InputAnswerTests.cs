@@ -102,8 +102,7 @@ public sealed class InputAnswerTests
     [Fact]
     public async Task A_second_ctrl_c_leaves_no_empty_report_file()
     {
-        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
-        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        using var workload = await ChildProcess.StartYieldLoopAsync();
         var directory = Directory.CreateTempSubdirectory("asynccost-twice-");
         try
         {
@@ -122,8 +121,7 @@ public sealed class InputAnswerTests
         }
         finally
         {
-            workload.CloseInput();
-            await workload.WaitForExitAsync();
+            await workload.StopLoopAsync();
             directory.Delete(recursive: true);
         }
     }

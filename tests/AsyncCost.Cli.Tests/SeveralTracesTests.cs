@@ -13,8 +13,7 @@ public sealed class SeveralTracesTests
     [Fact]
     public async Task Report_of_an_unbounded_attachs_slices_equals_the_report_collect_printed()
     {
-        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
-        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        using var workload = await ChildProcess.StartYieldLoopAsync();
         var directory = Directory.CreateTempSubdirectory("asynccost-slices-");
         try
         {
@@ -57,8 +56,7 @@ public sealed class SeveralTracesTests
         }
         finally
         {
-            workload.CloseInput();
-            await workload.WaitForExitAsync();
+            await workload.StopLoopAsync();
             directory.Delete(recursive: true);
         }
     }

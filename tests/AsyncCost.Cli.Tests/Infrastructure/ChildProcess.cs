@@ -47,6 +47,21 @@ internal sealed class ChildProcess : IDisposable
     public static ChildProcess StartWorkload(IReadOnlyDictionary<string, string>? environment, params string[] args) =>
         Start("dotnet", [Repository.WorkloadDll, .. args], environment);
 
+    /// <summary>Starts the workload's endless Task.Yield loop and waits until it runs (its first RESULT line); <see cref="StopLoopAsync"/> ends it.</summary>
+    public static async Task<ChildProcess> StartYieldLoopAsync()
+    {
+        var workload = StartWorkload(null, "yield", "100000", "--loop");
+        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        return workload;
+    }
+
+    /// <summary>Ends a looping workload the way it expects (end of its input) and waits for it.</summary>
+    public async Task<ProcessResult> StopLoopAsync()
+    {
+        CloseInput();
+        return await WaitForExitAsync();
+    }
+
     public static ChildProcess Start(string fileName, IReadOnlyList<string> args, IReadOnlyDictionary<string, string>? environment = null)
     {
         var info = new ProcessStartInfo(fileName)
