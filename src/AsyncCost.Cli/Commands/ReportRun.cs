@@ -25,7 +25,7 @@ internal static class ReportRun
         // Read the findings first: a bad SARIF path should fail before a long recording, not after it.
         var findings = sarifPath is null ? null : SarifFindingsReader.Read(sarifPath);
         using var output = ReportOutput.Open(format, outputOption, findings);
-        using var stop = new StopSignal('\n');
+        using var stop = new StopSignal('\n', output.DiscardUnwritten);
         var status = StatusLine.ForStandardError(hint ?? stop.Hint);
         AsyncCostReport report;
         try
