@@ -113,6 +113,9 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { ".Result and GetResult on the same task", """
             int M(Task<int> t) { var first = t.[|Result|]; return first + t.GetAwaiter().GetResult(); }
             """ },
+        { "WaitAny covers none of its tasks", """
+            int M(Task<int> a, Task<int> b) { Task.[|WaitAny|](a, b); return a.[|Result|]; }
+            """ },
         { "a WaitAll then each task's .Result", """
             int M(Task<int> a, Task<int> b) { Task.[|WaitAll|](a, b); return a.Result + b.Result; }
             """ },
@@ -303,6 +306,11 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { "int M() => Undefined.Result + missing.GetAwaiter().GetResult();" },
         { "async Task<int> M(Task<int> t) { await Task.WhenAll(t, ); return t.Result; }" },
         { "int M(Task<int> t) => t.ContinueWith(a => a.Result).Result" },
+        { "void Open() => Open(false).GetAwaiter().GetResult(); async Task Open(bool async) { if (async) await }" },
+        { "void Open() => Open(false, ).Wait(); Task Open(bool async, int x) => Open(async, x" },
+        { "int M(Task<int> t) { switch (t.Status) { case TaskStatus.RanToCompletion: return t.Result; case : } }" },
+        { "int M(Task<int> t) { var a = t.GetAwaiter(); a.OnCompleted(() => done.Set()); done.Wait(); return a.GetResult(); }" },
+        { "int M(Task t) => new ValueTask<int>(System.Runtime.CompilerServices.Unsafe.As<Task<int>>()).Result;" },
     };
 
     [Fact]

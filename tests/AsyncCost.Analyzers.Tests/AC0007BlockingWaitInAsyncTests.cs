@@ -134,6 +134,7 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "async Task M() { Undefined.WaitOne(); }" },
         { "async Task M(BlockingCollection<int> q) { q.TryTake(out var x, ) }" },
         { "async Task M() => Monitor.Wait();" },
+        { "async Task M(bool async) { if (async) await Task.Delay(1); else Thread.Sleep(; }" },
     };
 
     [Fact]

@@ -67,7 +67,7 @@ internal sealed class AsyncFlag
 
     private bool IsSynchronousWhenFalse(IMethodSymbol method, int ordinal, int depth, HashSet<IMethodSymbol> visiting)
     {
-        method = method.PartialImplementationPart ?? method.OriginalDefinition;
+        method = method.OriginalDefinition.PartialImplementationPart ?? method.OriginalDefinition;
         if (!visiting.Add(method))
         {
             return true; // recursion: the cycle adds no await of its own
