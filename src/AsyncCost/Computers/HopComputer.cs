@@ -15,6 +15,38 @@ internal sealed class MethodHops(string stateMachineName)
 
     /// <summary>Synchronous waits (TaskWaitBegin, behavior 1) on this method's task.</summary>
     public long BlockingWaits { get; set; }
+
+    /// <summary>How <see cref="Hops"/> varied over the windows (streams) added.</summary>
+    public WindowSpread HopSpread { get; } = new();
+
+    /// <summary>How <see cref="SuspendingCalls"/> varied over the windows (streams) added.</summary>
+    public WindowSpread CallSpread { get; } = new();
+}
+
+/// <summary>
+/// The spread of one count over the windows of a pass, against the work items each window dequeued: what a ratio estimate
+/// (count per work item, scaled to the work items of the whole pass) needs for its error. A window the method was absent from
+/// adds nothing here; its work items still count in <see cref="HopComputer.WorkItemsSquared"/>.
+/// </summary>
+internal sealed class WindowSpread
+{
+    /// <summary>Σ count².</summary>
+    public double SumOfSquares { get; private set; }
+
+    /// <summary>Σ count × the window's work items.</summary>
+    public double SumTimesWorkItems { get; private set; }
+
+    public void Add(double count, double workItems)
+    {
+        SumOfSquares += count * count;
+        SumTimesWorkItems += count * workItems;
+    }
+
+    public void Add(WindowSpread other)
+    {
+        SumOfSquares += other.SumOfSquares;
+        SumTimesWorkItems += other.SumTimesWorkItems;
+    }
 }
 
 /// <summary>
@@ -48,6 +80,12 @@ internal sealed class HopComputer
 
     /// <summary>True when the tracking tables hit their cap and were cleared (some hops went unattributed).</summary>
     public bool Overflowed { get; private set; }
+
+    /// <summary>Windows (streams) added with <see cref="Add"/>.</summary>
+    public int Windows { get; private set; }
+
+    /// <summary>Σ over the windows of their dequeued work items squared.</summary>
+    public double WorkItemsSquared { get; private set; }
 
     public void OnOperationBegin(int threadId, int taskId, string operationName)
     {
@@ -133,8 +171,9 @@ internal sealed class HopComputer
     }
 
     /// <summary>
-    /// Adds another stream's figures (a later slice or trace file of the same pass). Only the counts add: a task pending
-    /// at the end of one stream cannot be followed into another, just as at the edges of a single trace.
+    /// Adds another stream's figures (a later slice, window or trace file of the same pass). Only the counts add: a task pending
+    /// at the end of one stream cannot be followed into another, just as at the edges of a single trace. Each stream added
+    /// is one window of the pass's spread.
     /// </summary>
     public void Add(HopComputer other)
     {
@@ -145,7 +184,19 @@ internal sealed class HopComputer
             method.SuspendingCalls += theirs.SuspendingCalls;
             method.Hops += theirs.Hops;
             method.BlockingWaits += theirs.BlockingWaits;
+            if (other.Windows == 0)
+            {
+                method.HopSpread.Add(theirs.Hops, other.WorkItems);
+                method.CallSpread.Add(theirs.SuspendingCalls, other.WorkItems);
+            }
+            else
+            {
+                method.HopSpread.Add(theirs.HopSpread);
+                method.CallSpread.Add(theirs.CallSpread);
+            }
         }
+        Windows += Math.Max(other.Windows, 1);
+        WorkItemsSquared += other.Windows == 0 ? (double)other.WorkItems * other.WorkItems : other.WorkItemsSquared;
         WorkItems += other.WorkItems;
         Hops += other.Hops;
         UnattributedHops += other.UnattributedHops;

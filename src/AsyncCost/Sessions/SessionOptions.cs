@@ -24,8 +24,18 @@ public sealed class SessionOptions
     /// <summary>Collect stack walks with events (off by default: they cost a lot and attribution works from type names).</summary>
     public bool StackWalks { get; init; }
 
-    /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind).</summary>
-    public int BufferSizeMb { get; init; } = 256;
+    /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind).
+    /// The default holds what the reader falls behind in one hop window on hop-heavy code (benchmarks/results/HopKeywords.md).</summary>
+    public int BufferSizeMb { get; init; } = PassProviders.BufferSizeMb;
+
+    /// <summary>The share of the hop pass's time that is recorded, in (0, 1]; 1 (the default) records it continuously.
+    /// Below 1 the hop pass records windows of <see cref="HopWindow"/> and, between them, only the System.Runtime counters, so
+    /// the process runs untraced most of the time: per-call figures (hops/call) come from the windows as they are, and counts
+    /// are scaled by the thread pool's own completed work items, with an error bound from the windows' spread.</summary>
+    public double HopDutyCycle { get; init; } = 1;
+
+    /// <summary>The length of one hop window when <see cref="HopDutyCycle"/> is below 1.</summary>
+    public TimeSpan HopWindow { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
     internal bool ForceAllocationTick { get; init; }

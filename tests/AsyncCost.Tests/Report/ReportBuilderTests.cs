@@ -1,4 +1,5 @@
 using AsyncCost.Attribution;
+using AsyncCost.Computers;
 using AsyncCost.Events;
 using AsyncCost.Report;
 using AsyncCost.Tests.Support;
@@ -90,5 +91,87 @@ public class ReportBuilderTests
 
         Assert.Contains(report.Warnings, w => w.Code == "tpl-observer-effect");
         Assert.Equal(FigureSource.HopPass, Assert.Single(report.Methods).Bytes!.Source);
+    }
+
+    [Fact]
+    public void A_windowed_hop_pass_scales_its_counts_by_the_thread_pools_work_items()
+    {
+        var (modules, _, _) = Readers();
+        var figures = new PassFigures();
+        // Two windows, 100 and 300 work items, every one a Task.Yield hop: one hop per work item in both.
+        foreach (var calls in new[] { 100, 300 })
+        {
+            var window = new EventReader(modules);
+            for (var call = 1; call <= calls; call++)
+            {
+                window.Hops.OnOperationBegin(1, 2 * call, "Async: <YieldOnceAsync>d__0");
+                window.Hops.OnContinuationScheduled(1, (2 * call) + 1);
+                window.Hops.OnWorkItemDequeued(2);
+                window.Hops.OnContinuationStarted(2, (2 * call) + 1);
+            }
+            figures.Add(window);
+        }
+        // The counters over the whole pass: the windows' 400 work items and 8 s at 1,000 per second between them.
+        var counters = new CounterComputer();
+        counters.OnCounter("threadpool-completed-items-count", 400);
+        for (var second = 0; second < 8; second++)
+        {
+            counters.OnCounter("threadpool-completed-items-count", 1_000);
+        }
+
+        var report = Build(modules, new PassResult
+        {
+            Pass = MeasurementPasses.Hops, Figures = figures, Duration = TimeSpan.FromSeconds(2),
+            Unrecorded = TimeSpan.FromSeconds(8), WindowedPassCounters = counters,
+        });
+
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
+        Assert.True(row.Hops!.Sampled);
+        Assert.Equal(400 + 8_000, row.Hops.Value, 6);
+        Assert.Equal(row.Hops.Value, row.SuspendingCalls!.Value, 6);
+        Assert.Equal(1, row.HopsPerCall!.Value, 6);
+        // The windows agree exactly (one hop per work item), so only the Poisson error of the 400 hops counted remains.
+        Assert.Equal(1.96 * Math.Sqrt(400) * 8_400 / 400, row.Hops.ErrorBound, 6);
+        Assert.Contains(report.Warnings, w => w.Code == "hop-windows");
+    }
+
+    [Fact]
+    public void Windows_that_disagree_widen_the_bound()
+    {
+        var (modules, _, _) = Readers();
+        var figures = new PassFigures();
+        // 100 work items per window; the method hops 10 times in one window and 90 in the other.
+        foreach (var hopping in new[] { 10, 90 })
+        {
+            var window = new EventReader(modules);
+            for (var item = 1; item <= 100; item++)
+            {
+                if (item <= hopping)
+                {
+                    window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0");
+                    window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
+                    window.Hops.OnWorkItemDequeued(2);
+                    window.Hops.OnContinuationStarted(2, (2 * item) + 1);
+                }
+                else
+                {
+                    window.Hops.OnWorkItemDequeued(3);
+                }
+            }
+            figures.Add(window);
+        }
+        var counters = new CounterComputer();
+        counters.OnCounter("threadpool-completed-items-count", 2_000);
+
+        var report = Build(modules, new PassResult
+        {
+            Pass = MeasurementPasses.Hops, Figures = figures, Duration = TimeSpan.FromSeconds(2),
+            Unrecorded = TimeSpan.FromSeconds(1), WindowedPassCounters = counters,
+        });
+
+        var hops = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync").Hops!;
+        Assert.Equal(0.5 * 2_000, hops.Value, 6);
+        // Ratio estimator: R = 0.5, residuals (10 − 50)² + (90 − 50)² = 3,200; var(R) = 3,200 / (2 × 1 × 100²) = 0.16.
+        Assert.Equal(1.96 * 0.4 * 2_000, hops.ErrorBound, 6);
     }
 }
