@@ -7,7 +7,7 @@ using AsyncCost.Sessions;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `tracing-overhead [rounds]`: the ground-truth workload (tests/AsyncCost.Workload) run untraced and traced by each pass,
+/// `tracing-overhead [rounds] [count]`: the ground-truth workload (tests/AsyncCost.Workload) run untraced and traced by each pass,
 /// out of process as the CLI traces it, interleaved round by round so machine noise hits all modes alike. The workload
 /// times its own loop (Stopwatch around N operations), so process start-up and session set-up are not counted.
 /// Prints a markdown table: median and best operations per second per mode, the slowdowns against the untraced run
@@ -18,10 +18,16 @@ public static class TracingOverheadCommand
 {
     public const string Name = "tracing-overhead";
 
-    private static readonly (string Scenario, int Count, string What)[] Workloads =
+    private static readonly TracedBy[] AllModes = [TracedBy.Nothing, TracedBy.AllocationPass, TracedBy.HopPass, TracedBy.HopPassWindowed];
+
+    /// <summary>The workloads and the modes each runs. The long yield run is for the windowed pass alone: its 10 s cycle
+    /// (1 s window, 9 s untraced) needs a run of many seconds to show its steady cost, and the continuous hop pass would
+    /// take minutes on it.</summary>
+    private static readonly (string Scenario, int Count, string What, TracedBy[] Modes)[] Workloads =
     [
-        ("yield", 10_000_000, "await Task.Yield() per call: one box + one thread-pool hop"),
-        ("task-sync", 5_000_000, "await of a synchronously completed Task<decimal>: one 80 B task per call"),
+        ("yield", 10_000_000, "await Task.Yield() per call: one box + one thread-pool hop", AllModes),
+        ("yield", 200_000_000, "the same, long enough for several hop windows", [TracedBy.Nothing, TracedBy.HopPassWindowed]),
+        ("task-sync", 5_000_000, "await of a synchronously completed Task<decimal>: one 80 B task per call", AllModes),
     ];
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
@@ -32,12 +38,10 @@ public static class TracingOverheadCommand
         var workload = Path.Combine(AppContext.BaseDirectory, "AsyncCost.Workload.dll");
         Console.WriteLine("| Workload | Mode | Median ops/s | Min | Max | Slowdown (medians) | Slowdown (best runs) | Events/s | Lost events | Hops / work items | Load |");
         Console.WriteLine("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-        foreach (var (scenario, count, what) in Workloads)
+        var only = args.Length > 1 ? args[1] : null;
+        foreach (var (scenario, count, what, modes) in Workloads.Where(w => only is null || w.Count.ToString(CultureInfo.InvariantCulture) == only))
         {
-            var samples = new Dictionary<TracedBy, List<Sample>>
-            {
-                [TracedBy.Nothing] = [], [TracedBy.AllocationPass] = [], [TracedBy.HopPass] = [], [TracedBy.HopPassWindowed] = [],
-            };
+            var samples = modes.ToDictionary(mode => mode, _ => new List<Sample>());
             for (var round = 0; round < rounds; round++)
             {
                 foreach (var mode in samples.Keys)
@@ -54,7 +58,7 @@ public static class TracingOverheadCommand
                     ? string.Join(" ", runs.Select(r => string.Create(CultureInfo.InvariantCulture, $"{r.MethodHops / r.WorkItems:P1}")))
                     : "";
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {scenario} ({what}) | {mode} | {median:N0} | {runs.Min(r => r.OpsPerSecond):N0} | {runs.Max(r => r.OpsPerSecond):N0} | {(baseline / median - 1):P1} | {(best / runs.Max(r => r.OpsPerSecond) - 1):P1} | {Median(runs.Select(r => r.EventsPerSecond)):N0} | {runs.Max(r => r.Lost):N0} | {hops} | {runs.Min(r => r.Load):0.0}–{runs.Max(r => r.Load):0.0} |"));
+                    $"| {scenario} {count:N0} ({what}) | {mode} | {median:N0} | {runs.Min(r => r.OpsPerSecond):N0} | {runs.Max(r => r.OpsPerSecond):N0} | {(baseline / median - 1):P1} | {(best / runs.Max(r => r.OpsPerSecond) - 1):P1} | {Median(runs.Select(r => r.EventsPerSecond)):N0} | {runs.Max(r => r.Lost):N0} | {hops} | {runs.Min(r => r.Load):0.0}–{runs.Max(r => r.Load):0.0} |"));
             }
         }
         Console.WriteLine($"{rounds} interleaved rounds per mode; {Environment.ProcessorCount} cores; .NET {Environment.Version}.");

@@ -148,10 +148,10 @@ internal sealed class EventReader
                 Hops.OnOperationEnd(Int(e, "TaskID"));
                 break;
             case KnownEvents.TaskWaitBeginId:
-                Hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"));
+                Hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"), e.TimeStampRelativeMSec);
                 break;
             case KnownEvents.TaskWaitEndId:
-                Hops.OnWaitEnd(thread, Int(e, "TaskID"));
+                Hops.OnWaitEnd(thread, Int(e, "TaskID"), e.TimeStampRelativeMSec);
                 break;
             case KnownEvents.AwaitTaskContinuationScheduledId:
                 Hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"));

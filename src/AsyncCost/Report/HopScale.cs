@@ -45,7 +45,7 @@ internal sealed class HopScale
     }
 
     /// <summary>A count of the pass (hops, suspending calls, waits) as a figure: exact, or scaled with its bound.</summary>
-    public Figure Count(long count, WindowSpread? spread)
+    public Figure Count(double count, WindowSpread? spread)
     {
         if (!Windowed)
         {
@@ -64,6 +64,6 @@ internal sealed class HopScale
             var variance = Math.Max(residuals, 0) / (windows * (windows - 1.0) * meanWorkItems * meanWorkItems);
             bound = Math.Max(bound, 1.96 * Math.Sqrt(variance) * _totalWorkItems);
         }
-        return new Figure { Value = ratio * _totalWorkItems, ErrorBound = bound, Samples = count, Sampled = true, Source = FigureSource.HopPass };
+        return new Figure { Value = ratio * _totalWorkItems, ErrorBound = bound, Samples = (long)count, Sampled = true, Source = FigureSource.HopPass };
     }
 }

@@ -99,6 +99,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Objects = m.Objects,
         Hops = m.Hops,
         BlockingWaits = m.BlockingWaits,
+        BlockedMilliseconds = m.BlockedMilliseconds,
         ShareOfAsyncBytes = share,
         Allocations = m.Allocations,
     };
@@ -311,6 +312,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
                 Hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
+                BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
             };
         }

@@ -15,6 +15,7 @@ public class AccuracyTests
     private const string ValueTaskMethod = "AsyncCost.Workload.PriceService.GetPriceValueTaskAsync";
     private const string YieldMethod = "AsyncCost.Workload.Scenarios.YieldOnceAsync";
     private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
+    private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
 
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
@@ -99,6 +100,19 @@ public class AccuracyTests
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
         AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task A_blocking_wait_is_charged_to_the_async_method_that_blocks()
+    {
+        const int calls = 1_000;
+        var (report, truth) = await LaunchAsync("block-in-async", calls, MeasurementPasses.Hops);
+
+        var row = Row(report, BlockingMethod);
+        AssertWithin(calls, row.BlockingWaits!.Value, 0.02);
+        AssertWithin(truth.BlockedSeconds * 1_000, row.BlockedMilliseconds!.Value, 0.10);
+        // The awaiting driver blocks nothing.
+        Assert.All(report.Methods.Where(m => m.MethodKey != BlockingMethod), m => Assert.Equal(0, m.BlockingWaits!.Value));
     }
 
     [Fact]
