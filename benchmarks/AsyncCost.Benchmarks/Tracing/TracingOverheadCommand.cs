@@ -26,7 +26,7 @@ public static class TracingOverheadCommand
     private static readonly (string Scenario, int Count, string What, TracedBy[] Modes)[] Workloads =
     [
         ("yield", 10_000_000, "await Task.Yield() per call: one box + one thread-pool hop", AllModes),
-        ("yield", 200_000_000, "the same, long enough for several hop windows", [TracedBy.Nothing, TracedBy.HopPassWindowed]),
+        ("yield", 100_000_000, "the same, long enough for several hop windows", [TracedBy.Nothing, TracedBy.HopPassWindowed]),
         ("task-sync", 5_000_000, "await of a synchronously completed Task<decimal>: one 80 B task per call", AllModes),
     ];
 

@@ -10,17 +10,24 @@ namespace AsyncCost.Report;
 /// one after another would lose the time between them). Scaling by work items rather than by time matters: a window runs
 /// slower than the untraced process (the TPL events cost), so a count per second of window would be too low. The error bound
 /// (~95 %) is the ratio estimate's, from how the count per work item varied between windows, and never less than the count's
-/// own Poisson error.
+/// own Poisson error. The counter's last interval is never reported (the session ends before its next poll), so the total
+/// lacks between none and one interval of work items: half of one is added to it, and half to the bound. What the bound
+/// leaves out: a window's edges cut some calls from their hops, as the providers are not switched at one instant.
 /// </summary>
 internal sealed class HopScale
 {
+    /// <summary>The counters' interval in a windowed hop pass.</summary>
+    public const double CounterIntervalSeconds = 0.1;
+
     private readonly HopComputer _hops;
     private readonly double _totalWorkItems;
+    private readonly double _lastInterval;
 
-    private HopScale(HopComputer hops, double totalWorkItems, bool windowed)
+    private HopScale(HopComputer hops, double totalWorkItems, bool windowed, double lastInterval = 0)
     {
         _hops = hops;
-        _totalWorkItems = totalWorkItems;
+        _totalWorkItems = totalWorkItems + (lastInterval / 2);
+        _lastInterval = lastInterval;
         Windowed = windowed;
     }
 
@@ -39,7 +46,8 @@ internal sealed class HopScale
         var hops = pass.Figures.Hops;
         if (pass.Unrecorded > TimeSpan.Zero && pass.WindowedPassCounters?.CompletedWorkItems is { } total && hops.WorkItems > 0)
         {
-            return new HopScale(hops, total, windowed: true);
+            var seconds = (pass.Duration + pass.Unrecorded).TotalSeconds;
+            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(CounterIntervalSeconds / seconds, 1));
         }
         return new HopScale(hops, hops.WorkItems, windowed: false);
     }
@@ -64,6 +72,7 @@ internal sealed class HopScale
             var variance = Math.Max(residuals, 0) / (windows * (windows - 1.0) * meanWorkItems * meanWorkItems);
             bound = Math.Max(bound, 1.96 * Math.Sqrt(variance) * _totalWorkItems);
         }
+        bound += ratio * _lastInterval / 2;
         return new Figure { Value = ratio * _totalWorkItems, ErrorBound = bound, Samples = (long)count, Sampled = true, Source = FigureSource.HopPass };
     }
 }

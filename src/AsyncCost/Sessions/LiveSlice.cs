@@ -69,6 +69,9 @@ internal static class LiveSlice
     /// <summary>How long to wait for the stream to end after asking the runtime to stop (dotnet-trace's stop can hang: diagnostics#892).</summary>
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(15);
 
+    /// <summary>A counters-only session writes a few hundred events a second.</summary>
+    private const int CountersBufferSizeMb = 4;
+
     /// <summary>How long a starting runtime may refuse connections before the refusal counts.</summary>
     private static readonly TimeSpan StartingRuntimeGrace = TimeSpan.FromSeconds(3);
 
@@ -106,7 +109,7 @@ internal static class LiveSlice
         IReadOnlyList<EventPipeProvider> providers = countersOnly ? Providers.CountersOnly(interval)
             : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
-        var configuration = new EventPipeSessionConfiguration(providers, options.BufferSizeMb,
+        var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
             content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0, options.StackWalks && !countersOnly);
         var copy = outputFile is null ? null : OpenOutput(outputFile);
         EventPipeSession session;

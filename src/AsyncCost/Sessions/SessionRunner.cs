@@ -12,9 +12,6 @@ namespace AsyncCost.Sessions;
 /// <summary>Runs the passes of a session (attach, launch, or trace files) and builds the report.</summary>
 internal static class SessionRunner
 {
-    /// <summary>The counters' interval in a windowed hop pass: the work items after the last poll go uncounted.</summary>
-    private const double WindowCounterIntervalSeconds = 0.1;
-
     /// <summary>An attached session without a duration alternates its passes in slices of this length until cancelled.</summary>
     internal static readonly TimeSpan UnboundedSlice = TimeSpan.FromSeconds(5);
 
@@ -181,9 +178,9 @@ internal static class SessionRunner
         var clock = Stopwatch.StartNew();
         using var endCounters = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var countersStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var quiet = new SessionOptions { BufferSizeMb = options.BufferSizeMb }; // no progress: the windows report it
+        var quiet = new SessionOptions(); // no progress: the windows report it
         var counters = LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, null, useTick, quiet, monitor,
-            countersStarted.SetResult, endCounters.Token, SliceContent.CountersOnly, WindowCounterIntervalSeconds);
+            countersStarted.SetResult, endCounters.Token, SliceContent.CountersOnly, HopScale.CounterIntervalSeconds);
         if (await Task.WhenAny(countersStarted.Task, counters).ConfigureAwait(false) == counters)
         {
             return await counters.ConfigureAwait(false); // it could not start: its exception says why

@@ -118,7 +118,7 @@ public class AccuracyTests
     [Fact]
     public async Task A_windowed_hop_pass_scales_Task_Yield_hops_to_the_thread_pools_work_items()
     {
-        // Several seconds at 2-4 M calls/s untraced: a few windows of 0.5 s in every 2 s, counters only between them.
+        // Several seconds at 2-5 M calls/s untraced: windows of 0.5 s in every 2 s, counters only between them.
         const int calls = 20_000_000;
         var (report, truth) = await LaunchAsync("yield", calls,
             new SessionOptions { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) });
@@ -130,7 +130,9 @@ public class AccuracyTests
         AssertWithin(truth.CompletedWorkItems, row.Hops.Value, 0.05);
         Assert.True(Math.Abs(row.Hops.Value - truth.CompletedWorkItems) <= row.Hops.ErrorBound + (0.02 * truth.CompletedWorkItems),
             $"{row.Hops.Value:N0} ± {row.Hops.ErrorBound:N0} vs {truth.CompletedWorkItems:N0} work items");
-        AssertWithin(1, row.HopsPerCall!.Value, 0.02);
+        Assert.Equal(0, pass.EventsLost);
+        // A window's edges cut calls from their hops (the providers are not switched at one instant): a few % at most.
+        AssertWithin(1, row.HopsPerCall!.Value, 0.05);
     }
 
     [Fact]
