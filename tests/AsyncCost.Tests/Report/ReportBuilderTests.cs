@@ -93,24 +93,34 @@ public class ReportBuilderTests
         Assert.Equal(FigureSource.HopPass, Assert.Single(report.Methods).Bytes!.Source);
     }
 
+    /// <summary>One hop window's stream: <paramref name="workItems"/> dequeued, the first <paramref name="hopping"/> of them a Task.Yield hop.</summary>
+    private static EventReader YieldWindow(MethodCatalog modules, int workItems, int hopping)
+    {
+        var window = new EventReader(modules);
+        for (var item = 1; item <= workItems; item++)
+        {
+            if (item <= hopping)
+            {
+                window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0");
+                window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
+            }
+            window.Hops.OnWorkItemDequeued(2);
+            if (item <= hopping)
+            {
+                window.Hops.OnContinuationStarted(2, (2 * item) + 1);
+            }
+        }
+        return window;
+    }
+
     [Fact]
     public void A_windowed_hop_pass_scales_its_counts_by_the_thread_pools_work_items()
     {
         var (modules, _, _) = Readers();
         var figures = new PassFigures();
         // Two windows, 100 and 300 work items, every one a Task.Yield hop: one hop per work item in both.
-        foreach (var calls in new[] { 100, 300 })
-        {
-            var window = new EventReader(modules);
-            for (var call = 1; call <= calls; call++)
-            {
-                window.Hops.OnOperationBegin(1, 2 * call, "Async: <YieldOnceAsync>d__0");
-                window.Hops.OnContinuationScheduled(1, (2 * call) + 1);
-                window.Hops.OnWorkItemDequeued(2);
-                window.Hops.OnContinuationStarted(2, (2 * call) + 1);
-            }
-            figures.Add(window);
-        }
+        figures.Add(YieldWindow(modules, workItems: 100, hopping: 100));
+        figures.Add(YieldWindow(modules, workItems: 300, hopping: 300));
         // The counters over the whole pass: the windows' 400 work items and 8 s at 1,000 per second between them.
         var counters = new CounterComputer();
         counters.OnCounter("threadpool-completed-items-count", 400);
@@ -143,25 +153,8 @@ public class ReportBuilderTests
         var (modules, _, _) = Readers();
         var figures = new PassFigures();
         // 100 work items per window; the method hops 10 times in one window and 90 in the other.
-        foreach (var hopping in new[] { 10, 90 })
-        {
-            var window = new EventReader(modules);
-            for (var item = 1; item <= 100; item++)
-            {
-                if (item <= hopping)
-                {
-                    window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0");
-                    window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
-                    window.Hops.OnWorkItemDequeued(2);
-                    window.Hops.OnContinuationStarted(2, (2 * item) + 1);
-                }
-                else
-                {
-                    window.Hops.OnWorkItemDequeued(3);
-                }
-            }
-            figures.Add(window);
-        }
+        figures.Add(YieldWindow(modules, workItems: 100, hopping: 10));
+        figures.Add(YieldWindow(modules, workItems: 100, hopping: 90));
         var counters = new CounterComputer();
         counters.OnCounter("threadpool-completed-items-count", 2_000);
 
