@@ -82,6 +82,9 @@ public enum SourceKind
 
     /// <summary>Read a saved .nettrace file.</summary>
     TraceFile,
+
+    /// <summary>Streamed inside the measured process by an EventListener (the OpenTelemetry instrumentation).</summary>
+    InProcess,
 }
 
 /// <summary>Why recording stopped.</summary>
