@@ -5,6 +5,8 @@ namespace AsyncCost.InProcess;
 /// <see cref="Period"/>. TPL events cost on every await and change what awaits allocate, so the stream is on for a slice of
 /// the time and its counts are scaled by Period / Window. Window zero: never on. Window equal to Period: always on (exact
 /// hops, but then every allocation carries the observer effect and no allocation figure is kept).
+/// The scaling assumes work arrives at the same rate inside and outside the windows, as in a service paced by its
+/// requests; a CPU-bound loop runs slower while TPL events are on, and its hop figures come out low.
 /// </summary>
 public sealed record HopDutyCycle(TimeSpan Window, TimeSpan Period)
 {
