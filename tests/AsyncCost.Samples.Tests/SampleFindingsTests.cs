@@ -11,6 +11,7 @@ public sealed class SampleFindingsTests(BuiltSamples samples)
     private const string Pipeline = "ChattyPipeline.OrderPipeline.";
     private const string Service = "StockPrices.Library.StockPriceService.";
     private const string Feed = "StockPrices.Library.SimulatedPriceFeed.";
+    private const string Shop = "WebShop.";
 
     // Per sample project: the (rule, containing method) pairs its code comments promise.
     public static TheoryData<string, string[]> ExpectedFindings => new()
@@ -39,9 +40,18 @@ public sealed class SampleFindingsTests(BuiltSamples samples)
                 "AC0009 " + Service + "GetPositionValueAsync",
             ]
         },
+        {
+            "WebShop",
+            [
+                "AC0001 " + Shop + "Checkout.CheckoutAsync",
+                "AC0002 " + Shop + "Catalog.GetPriceAsync",
+                "AC0006 " + Shop + "Checkout.CheckoutAsync",
+            ]
+        },
         { "StockPrices", [] },
         { "ChattyPipeline.Fixed", [] },
         { "StockPrices.Fixed", [] },
+        { "WebShop.Fixed", [] },
         { "StockPrices.Fixed.Library", [] },
     };
 
