@@ -94,9 +94,8 @@ public sealed class AsyncCostListener : IDisposable
         var report = new ReportBuilder(_catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
             passes, [], StopReason.DurationElapsed, cutShort: false, []);
 
-        // Allocations were dropped while TPL was on: scale the rest up to the whole interval.
-        var covered = interval.Elapsed - interval.TplOnTime;
-        var allocationScale = covered > TimeSpan.Zero ? interval.Elapsed / covered : 0;
+        // Allocations were dropped while TPL was on: the rest stand for them too.
+        var allocationScale = _dutyCycle.AllocationScale;
         foreach (var method in report.Methods)
         {
             var totals = Totals(method);

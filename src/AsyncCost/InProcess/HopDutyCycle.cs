@@ -25,14 +25,22 @@ public sealed record HopDutyCycle(TimeSpan Window, TimeSpan Period)
     /// <summary>True when the stream never stops.</summary>
     public bool IsAlwaysOn => !IsOff && Window >= Period;
 
+    /// <summary>Allocations this long after a window closed still count as inside it (continuations wrapped while TPL was on).</summary>
+    internal static readonly TimeSpan WindowTail = TimeSpan.FromMilliseconds(50);
+
     /// <summary>What one on-window's counts are multiplied by to estimate the whole period's.</summary>
     public double Scale => IsOff ? 0 : Period / Window;
+
+    /// <summary>What each kept allocation sample is multiplied by to stand for the ones dropped in the windows (a fixed
+    /// weight, so an estimate does not swing with where a window falls in a collection interval).</summary>
+    public double AllocationScale => IsOff ? 1 : IsAlwaysOn ? 0 : Period / (Period - Window - WindowTail);
 
     /// <summary>Why these settings cannot run, or null when they can.</summary>
     public string? Problem() =>
         Window < TimeSpan.Zero ? $"the hop window must not be negative (it is {Window})."
         : Period <= TimeSpan.Zero ? $"the hop period must be positive (it is {Period})."
         : Window > Period ? $"the hop window ({Window}) must not be longer than the hop period ({Period})."
+        : Window < Period && Period - Window <= WindowTail ? $"the hop period ({Period}) must leave more than {WindowTail.TotalMilliseconds} ms outside the window, or equal it (always on)."
         : !IsOff && Window < TimeSpan.FromMilliseconds(100) ? $"the hop window must be 0 (off) or at least 100 ms (it is {Window}): shorter windows lose most resumptions at their edges."
         : null;
 }

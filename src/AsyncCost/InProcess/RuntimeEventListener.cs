@@ -7,10 +7,8 @@ namespace AsyncCost.InProcess;
 /// <summary>What the listener gathered since the last drain.</summary>
 /// <param name="Allocations">Allocation samples recorded while TPL events were off.</param>
 /// <param name="HopWindows">Hop windows that closed.</param>
-/// <param name="Elapsed">Wall time the interval spans.</param>
-/// <param name="TplOnTime">How much of it TPL events were on (its allocations were dropped).</param>
 /// <param name="ExcludedSamples">Allocation samples dropped because TPL events were on.</param>
-internal sealed record StreamInterval(AllocationComputer Allocations, IReadOnlyList<HopComputer> HopWindows, TimeSpan Elapsed, TimeSpan TplOnTime, long ExcludedSamples);
+internal sealed record StreamInterval(AllocationComputer Allocations, IReadOnlyList<HopComputer> HopWindows, long ExcludedSamples);
 
 /// <summary>
 /// The in-process path: an EventListener on the runtime's own event sources, feeding the same computers as the EventPipe
@@ -21,9 +19,6 @@ internal sealed record StreamInterval(AllocationComputer Allocations, IReadOnlyL
 /// </summary>
 internal sealed class RuntimeEventListener : EventListener
 {
-    /// <summary>Allocations this long after a window closed still count as inside it (continuations wrapped while TPL was on).</summary>
-    private static readonly TimeSpan WindowTail = TimeSpan.FromMilliseconds(50);
-
     /// <summary>Runtime events reach the listener after a delay: windows are kept this long past their end to judge late ones.</summary>
     private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(10);
 
@@ -35,7 +30,6 @@ internal sealed class RuntimeEventListener : EventListener
     private AllocationComputer _allocations = new();
     private HopComputer? _openWindow;
     private long _excludedSamples;
-    private DateTime _intervalStart = DateTime.UtcNow;
     private HopDutyCycle _dutyCycle = HopDutyCycle.Off;
     private Action<string> _log = _ => { };
     private Timer? _dutyTimer;
@@ -122,13 +116,12 @@ internal sealed class RuntimeEventListener : EventListener
     {
         lock (_gate)
         {
-            var now = DateTime.UtcNow;
-            var interval = new StreamInterval(_allocations, [.. _closedWindows], now - _intervalStart, TplOnTime(_intervalStart, now), _excludedSamples);
+            var interval = new StreamInterval(_allocations, [.. _closedWindows], _excludedSamples);
             _allocations = new AllocationComputer();
             _closedWindows.Clear();
             _excludedSamples = 0;
-            _tplWindows.RemoveAll(w => w.End < _intervalStart - LateEventAllowance);
-            _intervalStart = now;
+            var judged = DateTime.UtcNow - LateEventAllowance;
+            _tplWindows.RemoveAll(w => w.End < judged);
             return interval;
         }
     }
@@ -154,18 +147,6 @@ internal sealed class RuntimeEventListener : EventListener
             }
         }
         return false;
-    }
-
-    /// <summary>How long TPL windows overlap [from, to).</summary>
-    private TimeSpan TplOnTime(DateTime from, DateTime to)
-    {
-        var total = TimeSpan.Zero;
-        foreach (var (start, end) in _tplWindows)
-        {
-            var overlap = (end < to ? end : to) - (start > from ? start : from);
-            total += overlap > TimeSpan.Zero ? overlap : TimeSpan.Zero;
-        }
-        return total;
     }
 
     private void SafeToggle()
@@ -231,7 +212,7 @@ internal sealed class RuntimeEventListener : EventListener
             lock (_gate)
             {
                 // Allocations are dropped until the sources are off, and a little after.
-                _tplWindows[^1] = (_tplWindows[^1].Start, DateTime.UtcNow + WindowTail);
+                _tplWindows[^1] = (_tplWindows[^1].Start, DateTime.UtcNow + HopDutyCycle.WindowTail);
             }
         }
     }
