@@ -27,6 +27,10 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a test yields in a loop on purpose, to force interleavings
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {

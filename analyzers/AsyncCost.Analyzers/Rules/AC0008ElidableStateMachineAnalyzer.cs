@@ -30,6 +30,10 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a test method's await keeps the test itself in the stack trace of a failure
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {
