@@ -104,7 +104,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 if (types.IsTaskLike(awaited.Type) && UsesIterationData(awaited, varying))
                 {
                     context.ReportDiagnostic(DiagnosticFactory.Create(
-                        Descriptors.AwaitInLoop, awaitOperation.Syntax.GetLocation(), context.ContainingSymbol, Describe(awaited)));
+                        Descriptors.AwaitInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol, Describe(awaited)));
                 }
             }
         }

@@ -77,7 +77,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingOnTask, use.Operation.Syntax.GetLocation(), context.ContainingSymbol, properties, use.Display));
+            Descriptors.BlockingOnTask, use.Operation.Syntax.GetLocation(), use.Operation, context.ContainingSymbol, properties, use.Display));
     }
 
     private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Lazy<IMethodSymbol?> entryPoint)
