@@ -21,6 +21,41 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
     }
 
     [Fact]
+    public void Stdout_is_the_json_report_alone_and_the_commands_output_goes_to_stderr()
+    {
+        Assert.Equal(run.ReportJson.Trim(), run.Result.StandardOutput.Trim());
+        Assert.DoesNotContain("RESULT", run.Result.StandardOutput, StringComparison.Ordinal);
+        Assert.Equal(2, run.Result.ErrorLines.Count(l => l.StartsWith("RESULT ", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public async Task A_chatty_commands_output_goes_to_the_child_output_file_and_stdout_stays_valid_json()
+    {
+        const int Lines = 20_000;
+        var directory = Directory.CreateTempSubdirectory("asynccost-chatty-").FullName;
+        try
+        {
+            var childOutput = Path.Combine(directory, "app.log");
+            // The shell prints before it becomes the .NET process (exec keeps the pid the tool launched and waits for).
+            var script = $"i=0; while [ $i -lt {Lines} ]; do echo \"chatty line $i\"; i=$((i+1)); done; exec dotnet \"$0\" task-sync 1000";
+
+            var result = await ChildProcess.RunToolAsync("collect", "--passes", "allocations", "--format", "json", "--child-output", childOutput, "--", "sh", "-c", script, Repository.WorkloadDll);
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+            Assert.Equal(SourceKind.Launch, report.Source.Kind);
+            Assert.DoesNotContain(result.ErrorLines, l => l.StartsWith("chatty line", StringComparison.Ordinal));
+            var logged = await File.ReadAllLinesAsync(childOutput);
+            Assert.Equal(Lines, logged.Count(l => l.StartsWith("chatty line ", StringComparison.Ordinal)));
+            Assert.Single(logged, l => l.StartsWith("RESULT ", StringComparison.Ordinal));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public void Status_lines_are_plain_periodic_lines_when_stderr_is_redirected()
     {
         Expect.PlainText(run.Result.StandardError);
@@ -110,7 +145,7 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         var result = await tool.WaitForExitAsync();
 
         Assert.True(result.ExitCode == 0, result.ToString());
-        var report = AsyncCostReportJson.Deserialize(result.StandardOutput[result.StandardOutput.IndexOf("\n{", StringComparison.Ordinal)..]);
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
         Assert.Equal(StopReason.Canceled, report.StopReason);
         Assert.Equal([MeasurementPasses.Allocations], report.Passes.Select(p => p.Pass));
         ReportAssertions.YieldRow(report);
