@@ -4,7 +4,7 @@ namespace AsyncCost.Report;
 /// What async cost in one measured process (or one saved trace): the plain result every renderer and serializer reads.
 /// Figures carry the pass they came from, because allocation figures are only trustworthy from a pass with TPL events off.
 /// </summary>
-public sealed class AsyncCostReport
+public sealed record AsyncCostReport
 {
     /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.</summary>
     public const int CurrentSchemaVersion = 1;
