@@ -15,8 +15,9 @@ public sealed class TerminalTests
         var result = await terminal.WaitForExitAsync();
 
         Assert.True(result.ExitCode == 0, result.ToString());
-        // Each status is written as \r + text + ESC[K (clear the rest of the previous one); the reader splits lines at \r.
-        Assert.Matches("(?m)^Recording pass 1/1 \\(allocations\\)  \\d\\d:\\d\\d:\\d\\d  [\\d,]+ events  [\\d.]+ MB  \\(Enter or Ctrl\\+.*\u001b\\[K", result.StandardOutput);
+        // Each status is written as \r + text + ESC[K (clear the rest of the previous one), cut to the terminal width; the
+        // reader splits lines at \r.
+        Assert.Matches("(?m)^Recording pass 1/1 \\(allocations\\)  \\d\\d:\\d\\d:\\d\\d  [\\d,]+ events  [\\d.]+ MB  \\(Enter.*\u001b\\[K", result.StandardOutput);
         // The command's own output line clears the status line first instead of being glued onto its end.
         var plain = System.Text.RegularExpressions.Regex.Replace(result.StandardOutput, "\u001b(\\[[0-9;?]*[A-Za-z]|[=>])", "");
         Assert.StartsWith("RESULT {", plain.Split('\r', '\n').Single(segment => segment.Contains("RESULT {", StringComparison.Ordinal)), StringComparison.Ordinal);

@@ -31,6 +31,7 @@ internal static class CliApp
             (MonitorCommand.Create(), MonitorCommand.Help),
             (CompareCommand.Create(), CompareCommand.Help),
             (SchemaCommand.Create(), SchemaCommand.Help),
+            (ProvidersCommand.Create(), ProvidersCommand.Help),
         })
         {
             root.Add(command);

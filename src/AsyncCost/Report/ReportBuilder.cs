@@ -5,7 +5,7 @@ using AsyncCost.Computers;
 namespace AsyncCost.Report;
 
 /// <summary>Merges the passes' computers into the report: attributes allocations and hops to async methods.</summary>
-internal sealed class ReportBuilder(ModuleCatalog modules)
+internal sealed class ReportBuilder(MethodCatalog catalog)
 {
     /// <summary>Below this many samples a method's figures are flagged (about ±6 % at 1,000 samples).</summary>
     public const long LowSampleThreshold = 1_000;
@@ -27,6 +27,10 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         if (hopPass is not null)
         {
             AttributeHops(hopPass);
+        }
+        if (source.Kind == SourceKind.TraceFile)
+        {
+            WarnAboutMissingEvents(passes);
         }
         if (passes.Any(p => p.Reader.EventsLost > 0))
         {
@@ -60,6 +64,28 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
             CutShort = cutShort,
             StopReason = stopReason,
         };
+    }
+
+    /// <summary>A trace recorded by another tool may lack what a figure needs: say which figure is missing and why, once.</summary>
+    private void WarnAboutMissingEvents(IReadOnlyList<PassResult> passes)
+    {
+        if (!passes.Any(p => p.Reader.Allocations.Samples > 0))
+        {
+            _warnings.Add(new ReportWarning("no-allocation-events", "Bytes and objects per method are missing: no trace has AllocationSampled (or GCAllocationTick) events. Record the allocation pass with the providers 'dotnet-asynccost providers --pass allocations' prints."));
+        }
+        if (!passes.Any(p => p.Reader.SawTplEvents))
+        {
+            _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
+        }
+        if (catalog.MethodEvents == 0)
+        {
+            var consequence = "state machines known only by short name show as '?.Method', and Task<T> allocations stay unattributed. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).";
+            _warnings.Add(catalog.UsedAssemblies
+                ? new ReportWarning("names-from-assemblies", "The traces have no method events (method rundown): async methods were named from the assemblies still at their recorded paths; on another machine those names would be lost. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).")
+                : catalog.ModulePaths.Count > 0
+                    ? new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and the assemblies they loaded are not readable at their recorded paths: {consequence}")
+                    : new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and no module events: {consequence}"));
+        }
     }
 
     private static MethodCost WithShare(MethodCost m, double share) => new()
@@ -123,10 +149,10 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         return [.. unattributed.Take(MaxUnattributedRows)];
     }
 
-    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method in the user's modules returning it, if there is exactly one.</summary>
+    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as returning it, if there is exactly one.</summary>
     private AsyncMethodName? TaskOwner(string taskTypeName)
     {
-        var candidates = modules.MethodsReturning(taskTypeName);
+        var candidates = catalog.MethodsReturning(taskTypeName);
         switch (candidates.Count)
         {
             case 1:
@@ -144,7 +170,7 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
     private Dictionary<(string TypeKey, int Ordinal), AsyncMethodName> MemberOrdinals(IEnumerable<AsyncMethodName?> seen)
     {
         var map = new Dictionary<(string, int), AsyncMethodName>();
-        foreach (var name in seen.Concat(modules.AllStateMachines().Select(AsyncMethodName.Parse)))
+        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)))
         {
             if (name is { Kind: GeneratedTypeKind.StateMachine, MemberOrdinal: { } ordinal })
             {
@@ -170,11 +196,11 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         }
     }
 
-    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the modules.</summary>
+    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the catalog.</summary>
     private AsyncMethodName? ResolveShortName(string shortName)
     {
         var known = _rows.Values.Select(r => r.FullStateMachineName).Where(n => n is not null && n.EndsWith("+" + shortName, StringComparison.Ordinal)).Distinct().ToList();
-        var candidates = known.Count > 0 ? known : [.. modules.StateMachinesNamed(shortName)];
+        var candidates = known.Count > 0 ? known : [.. catalog.StateMachinesNamed(shortName)];
         if (candidates.Count > 1)
         {
             _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): hops are charged to the first."));

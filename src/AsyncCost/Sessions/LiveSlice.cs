@@ -8,10 +8,10 @@ using Microsoft.Diagnostics.Tracing;
 namespace AsyncCost.Sessions;
 
 /// <summary>Accumulates the slices of one pass kind (an attached session may alternate passes in slices).</summary>
-internal sealed class PassAccumulator(MeasurementPasses pass, ModuleCatalog modules)
+internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog methods)
 {
     public MeasurementPasses Pass { get; } = pass;
-    public EventReader Reader { get; } = new(modules);
+    public EventReader Reader { get; } = new(methods);
     public DateTimeOffset? StartedAt { get; set; }
     public TimeSpan Duration { get; set; }
     public long Bytes { get; set; }

@@ -24,16 +24,16 @@ internal static class SessionRunner
         cancellationToken.ThrowIfCancellationRequested();
         TargetProcess.EnsureTraceable(processId);
         var passes = PassList(options.Passes);
-        var modules = new ModuleCatalog();
+        var methods = new MethodCatalog();
         var mapped = TargetProcess.MappedFiles(processId);
         foreach (var file in mapped)
         {
-            modules.AddModule(file);
+            methods.AddModule(file);
         }
         var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
         var warnings = new List<ReportWarning>();
         var useTick = NeedsAllocationTick(runtimeVersion, options, warnings);
-        var accumulators = passes.Select(p => new PassAccumulator(p, modules)).ToList();
+        var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
         var client = new DiagnosticsClient(processId);
 
@@ -79,7 +79,7 @@ internal static class SessionRunner
         };
         var threads = monitor?.Results() ?? [];
         CheckThreadIds(accumulators, threads, warnings);
-        return new ReportBuilder(modules).Build(source, [.. accumulators.Where(a => a.Reader.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Reader.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
             threads, stop, cutShort, warnings);
     }
 
@@ -89,7 +89,7 @@ internal static class SessionRunner
         ArgumentNullException.ThrowIfNull(options);
         cancellationToken.ThrowIfCancellationRequested();
         var passes = PassList(options.Passes);
-        var modules = new ModuleCatalog();
+        var methods = new MethodCatalog();
         var warnings = new List<ReportWarning>();
         var accumulators = new List<PassAccumulator>();
         IReadOnlyList<ThreadSwitches> threads = [];
@@ -103,7 +103,7 @@ internal static class SessionRunner
 
         for (var i = 0; i < passes.Count; i++)
         {
-            var pass = new PassAccumulator(passes[i], modules);
+            var pass = new PassAccumulator(passes[i], methods);
             accumulators.Add(pass);
             using var child = StartChild(command);
             stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
@@ -114,7 +114,7 @@ internal static class SessionRunner
                 var mapped = TargetProcess.MappedFiles(target);
                 foreach (var file in mapped)
                 {
-                    modules.AddModule(file);
+                    methods.AddModule(file);
                 }
                 runtimeVersion ??= TargetProcess.RuntimeVersion(mapped);
                 var useTick = NeedsAllocationTick(runtimeVersion, options, i == 0 ? warnings : []);
@@ -149,7 +149,7 @@ internal static class SessionRunner
             TraceFiles = [.. accumulators.SelectMany(a => a.TraceFiles)],
             ExitCode = exitCode,
         };
-        return new ReportBuilder(modules).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
     }
 
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
@@ -167,14 +167,14 @@ internal static class SessionRunner
 
     private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
     {
-        var modules = new ModuleCatalog();
+        var methods = new MethodCatalog();
         var results = new List<PassResult>();
         var warnings = new List<ReportWarning>();
         string? commandLine = null;
         foreach (var file in traceFiles)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            var reader = new EventReader(modules);
+            var reader = new EventReader(methods);
             Exception? failure = null;
             var clock = Stopwatch.StartNew();
             try
@@ -203,7 +203,7 @@ internal static class SessionRunner
             if (failure is not null)
             {
                 results.Add(result);
-                var partial = Build(modules, traceFiles, results, warnings, commandLine, StopReason.TraceTruncated);
+                var partial = Build(methods, traceFiles, results, warnings, commandLine, StopReason.TraceTruncated);
                 throw new TraceFileInvalidException(
                     reader.Events > 0
                         ? $"Trace file {file} is truncated or damaged after {reader.Events:N0} events: {failure.Message}"
@@ -212,10 +212,10 @@ internal static class SessionRunner
             }
             results.Add(result);
         }
-        return Build(modules, traceFiles, results, warnings, commandLine, StopReason.EndOfTrace);
+        return Build(methods, traceFiles, results, warnings, commandLine, StopReason.EndOfTrace);
     }
 
-    private static AsyncCostReport Build(ModuleCatalog modules, IReadOnlyList<string> traceFiles, List<PassResult> results, List<ReportWarning> warnings, string? commandLine, StopReason stop)
+    private static AsyncCostReport Build(MethodCatalog methods, IReadOnlyList<string> traceFiles, List<PassResult> results, List<ReportWarning> warnings, string? commandLine, StopReason stop)
     {
         var source = new ReportSource
         {
@@ -226,7 +226,7 @@ internal static class SessionRunner
         };
         // A report's passes run allocations first, whatever order the files came in.
         var ordered = results.OrderBy(r => r.Pass == MeasurementPasses.Allocations ? 0 : 1).ToList();
-        return new ReportBuilder(modules).Build(source, ordered, [], stop, stop == StopReason.TraceTruncated, warnings);
+        return new ReportBuilder(methods).Build(source, ordered, [], stop, stop == StopReason.TraceTruncated, warnings);
     }
 
     private static Process StartChild(LaunchCommand command)

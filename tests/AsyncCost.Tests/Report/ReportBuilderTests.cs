@@ -10,14 +10,14 @@ public class ReportBuilderTests
 {
     private static readonly ReportSource Source = new() { Kind = SourceKind.TraceFile };
 
-    private static (ModuleCatalog Modules, EventReader Allocations, EventReader Hops) Readers()
+    private static (MethodCatalog Methods, EventReader Allocations, EventReader Hops) Readers()
     {
-        var modules = new ModuleCatalog();
+        var modules = new MethodCatalog();
         modules.AddModule(WorkloadProcess.DllPath);
         return (modules, new EventReader(modules), new EventReader(modules));
     }
 
-    private static AsyncCostReport Build(ModuleCatalog modules, params PassResult[] passes)
+    private static AsyncCostReport Build(MethodCatalog modules, params PassResult[] passes)
         => new ReportBuilder(modules).Build(Source, passes, [], StopReason.EndOfTrace, cutShort: false, []);
 
     [Fact]
