@@ -60,6 +60,12 @@ internal static class CliApp
             // Ctrl+C and SIGTERM are handled by the commands (StopSignal), so a stop is clean rather than a forced exit.
             return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }).ConfigureAwait(false);
         }
+        catch (NotDotNetProcessException e) when (e.CommandExitCode is > 0 and var commandExitCode)
+        {
+            // A launched command that failed before its runtime started: scripts get its own code, as when it runs.
+            Fail(ExitCode.NotDotNetProcess, e.Message);
+            return commandExitCode;
+        }
         catch (AsyncCostException e)
         {
             return Fail(ExitCodes.For(e.Kind), e.Message);

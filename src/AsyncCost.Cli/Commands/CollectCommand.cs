@@ -32,7 +32,8 @@ internal static class CollectCommand
         var duration = CommonOptions.Duration("Stop after this long (over all passes). Default: until Enter, Ctrl+C, or the process exits.");
         var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own) and hops "
             + "(TPL events on). Default both; a launched command then runs once per pass.");
-        var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes) and the report as <file>.<format extension>.");
+        var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes; <file>.<pass>.<n>.nettrace for each later slice "
+            + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
         var childOutput = new Option<string?>("--child-output")
@@ -113,7 +114,14 @@ internal static class CollectCommand
     {
         if (report.Source.Kind == SourceKind.Launch)
         {
-            return report.StopReason == StopReason.Canceled ? 0 : report.Source.ExitCode ?? 0;
+            var commandExitCode = report.StopReason == StopReason.Canceled ? 0 : report.Source.ExitCode ?? 0;
+            if (commandExitCode != 0)
+            {
+                // Its code may collide with the tool's own (1 is "a bug"): one line says whose it is.
+                Console.Error.WriteLine($"dotnet-asynccost: '{report.Source.CommandLine}' exited with code {commandExitCode}; this is its exit code, and the report covers what it ran.");
+            }
+
+            return commandExitCode;
         }
 
         if (report.StopReason == StopReason.ProcessExited)

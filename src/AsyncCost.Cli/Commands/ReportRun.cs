@@ -29,7 +29,7 @@ internal static class ReportRun
             Console.Error.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
         }
         using var output = ReportOutput.Open(format, outputOption, sarif?.Findings);
-        using var stop = new StopSignal('\n');
+        using var stop = new StopSignal('\n', output.DiscardUnwritten);
         var status = StatusLine.ForStandardError(hint ?? stop.Hint);
         AsyncCostReport report;
         try

@@ -95,6 +95,7 @@ internal static class ReportDocument
             lines.Add($"Pass {PassName(pass.Pass)}: {Numbers.Duration(pass.Duration)}, {Numbers.Count(pass.Events)} events, {Numbers.Bytes(pass.Bytes)}"
                 + (pass.ProcessId is { } pid && source.Kind == SourceKind.Launch ? $", pid {pid}" : "")
                 + (pass.AllocationEvent is null ? "" : ", " + pass.AllocationEvent)
+                + (pass.TraceFiles.Count > 1 ? $", {pass.TraceFiles.Count} traces" : "")
                 + (pass.CutShort ? ", cut short" : ""));
         }
 

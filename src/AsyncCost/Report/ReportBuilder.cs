@@ -19,8 +19,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         StopReason stopReason, bool cutShort, IEnumerable<ReportWarning> extraWarnings)
     {
         _warnings.AddRange(extraWarnings);
-        var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Reader.Allocations.Samples > 0)
-            ?? passes.FirstOrDefault(p => p.Reader.Allocations.Samples > 0);
+        var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Figures.Allocations.Samples > 0)
+            ?? passes.FirstOrDefault(p => p.Figures.Allocations.Samples > 0);
         var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
 
         var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
@@ -32,9 +32,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             WarnAboutMissingEvents(passes);
         }
-        if (passes.Any(p => p.Reader.EventsLost > 0))
+        if (passes.Any(p => p.Figures.EventsLost > 0))
         {
-            _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Reader.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
+            _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
         var methods = _rows.Values.Select(row => row.ToMethodCost(hopPass is not null)).ToList();
@@ -69,11 +69,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     /// <summary>A trace recorded by another tool may lack what a figure needs: say which figure is missing and why, once.</summary>
     private void WarnAboutMissingEvents(IReadOnlyList<PassResult> passes)
     {
-        if (!passes.Any(p => p.Reader.Allocations.Samples > 0))
+        if (!passes.Any(p => p.Figures.Allocations.Samples > 0))
         {
             _warnings.Add(new ReportWarning("no-allocation-events", "Bytes and objects per method are missing: no trace has AllocationSampled (or GCAllocationTick) events. Record the allocation pass with the providers 'dotnet-asynccost providers --pass allocations' prints."));
         }
-        if (!passes.Any(p => p.Reader.SawTplEvents))
+        if (!passes.Any(p => p.Figures.SawTplEvents))
         {
             _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
         }
@@ -104,17 +104,17 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
     private List<TypeAllocation> AttributeAllocations(PassResult pass)
     {
-        var source = pass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
-        if (pass.Reader.SawTplEvents)
+        var source = pass.Figures.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
+        if (pass.Figures.SawTplEvents)
         {
             _warnings.Add(new ReportWarning("tpl-observer-effect", "Allocation figures come from a trace with TPL events on: they include the closure, delegate and box changes TPL tracing causes on every await."));
         }
-        if (pass.Reader.Allocations.EventKind == "GCAllocationTick")
+        if (pass.Figures.Allocations.EventKind == "GCAllocationTick")
         {
             _warnings.Add(new ReportWarning("allocation-fallback", "AllocationSampled (.NET 10+) was not available: allocations come from GCAllocationTick, one event per ~100 KB at a fixed stride, which can mis-sample periodic patterns."));
         }
 
-        var tallies = pass.Reader.Allocations.Results();
+        var tallies = pass.Figures.Allocations.Results();
         var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
@@ -182,7 +182,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
     private void AttributeHops(PassResult pass)
     {
-        var hops = pass.Reader.Hops;
+        var hops = pass.Figures.Hops;
         if (hops.Overflowed)
         {
             _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
@@ -225,25 +225,25 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, IReadOnlyList<ThreadSwitches> threads)
     {
         // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
-        var counterPass = allocationPass is { Reader.Counters.Samples: > 0 } ? allocationPass : hopPass is { Reader.Counters.Samples: > 0 } ? hopPass : null;
-        var counters = counterPass?.Reader.Counters;
+        var counterPass = allocationPass is { Figures.Counters.Samples: > 0 } ? allocationPass : hopPass is { Figures.Counters.Samples: > 0 } ? hopPass : null;
+        var counters = counterPass?.Figures.Counters;
         var counterSource = counterPass == hopPass ? FigureSource.HopPass : FigureSource.AllocationPass;
         Figure? allocated = counters?.AllocatedBytes is { } bytes ? Figure.Exact(bytes, counterSource) : null;
         if (allocated is null && allocationPass is not null)
         {
-            var all = allocationPass.Reader.Allocations.Results();
+            var all = allocationPass.Figures.Allocations.Results();
             allocated = Sampled(all.Sum(t => t.Bytes), all.Sum(t => t.BytesVariance), all.Sum(t => t.Samples),
-                allocationPass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass);
+                allocationPass.Figures.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass);
         }
         return new ProcessTotals
         {
             AllocatedBytes = allocated,
             CompletedWorkItems = counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
-                : hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.WorkItems, FigureSource.HopPass) : null,
+                : hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.WorkItems, FigureSource.HopPass) : null,
             LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,
             MaxThreadPoolQueueLength = counters?.MaxQueueLength,
             MaxThreadPoolThreads = counters?.MaxThreadCount,
-            Hops = hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.Hops, FigureSource.HopPass) : null,
+            Hops = hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.Hops, FigureSource.HopPass) : null,
             VoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Voluntary) : null,
             InvoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Involuntary) : null,
         };

@@ -79,7 +79,7 @@ internal static class SessionRunner
         };
         var threads = monitor?.Results() ?? [];
         CheckThreadIds(accumulators, threads, warnings);
-        return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Reader.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Figures.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
             threads, stop, cutShort, warnings);
     }
 
@@ -157,6 +157,10 @@ internal static class SessionRunner
         ArgumentNullException.ThrowIfNull(traceFiles);
         foreach (var file in traceFiles)
         {
+            if (Directory.Exists(file))
+            {
+                throw new TraceFileNotFoundException(file, isDirectory: true);
+            }
             if (!File.Exists(file))
             {
                 throw new TraceFileNotFoundException(file);
@@ -165,13 +169,33 @@ internal static class SessionRunner
         return Task.Run(() => ReadTraces(traceFiles, cancellationToken), cancellationToken);
     }
 
+    /// <summary>
+    /// Reads each trace on its own and adds up the traces of each pass (the slices an unbounded attach writes, or traces
+    /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
+    /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
+    /// </summary>
     private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
     {
         var methods = new MethodCatalog();
-        var results = new List<PassResult>();
+        var passes = new Dictionary<MeasurementPasses, TraceGroup>();
         var warnings = new List<ReportWarning>();
+        var damaged = new List<(string File, long Events, Exception Failure)>();
         string? commandLine = null;
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var files = new List<string>();
         foreach (var file in traceFiles)
+        {
+            if (seen.Add(Path.GetFullPath(file)))
+            {
+                files.Add(file);
+            }
+            else
+            {
+                warnings.Add(new ReportWarning("trace-given-twice", $"{file} was given more than once: it is read once."));
+            }
+        }
+
+        foreach (var file in files)
         {
             cancellationToken.ThrowIfCancellationRequested();
             var reader = new EventReader(methods);
@@ -189,44 +213,76 @@ internal static class SessionRunner
                 failure = e;
             }
             cancellationToken.ThrowIfCancellationRequested();
-            commandLine ??= reader.CommandLine;
-            var result = new PassResult
-            {
-                Pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations,
-                Reader = reader,
-                StartedAt = reader.StartedAt ?? File.GetLastWriteTimeUtc(file),
-                Duration = reader.Duration ?? clock.Elapsed,
-                Bytes = new FileInfo(file).Length,
-                TraceFile = file,
-                CutShort = failure is not null,
-            };
             if (failure is not null)
             {
-                results.Add(result);
-                var partial = Build(methods, traceFiles, results, warnings, commandLine, StopReason.TraceTruncated);
-                throw new TraceFileInvalidException(
-                    reader.Events > 0
-                        ? $"Trace file {file} is truncated or damaged after {reader.Events:N0} events: {failure.Message}"
-                        : $"{file} is not a readable .nettrace file: {failure.Message}",
-                    failure) { PartialReport = reader.Events > 0 ? partial : null };
+                damaged.Add((file, reader.Events, failure));
+                warnings.Add(new ReportWarning("trace-damaged", DamagedText(file, reader.Events, failure)
+                    + (reader.Events > 0 ? ": the events before the damage are included." : ": it adds nothing.")));
+                if (reader.Events == 0)
+                {
+                    continue;
+                }
             }
-            results.Add(result);
+            commandLine ??= reader.CommandLine;
+            var pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations;
+            if (!passes.TryGetValue(pass, out var group))
+            {
+                passes.Add(pass, group = new TraceGroup());
+            }
+            group.Figures.Add(reader);
+            group.Files.Add(file);
+            group.StartedAt = Min(group.StartedAt, reader.StartedAt ?? File.GetLastWriteTimeUtc(file));
+            group.Duration += reader.Duration ?? clock.Elapsed;
+            group.Bytes += new FileInfo(file).Length;
+            group.CutShort |= failure is not null;
         }
-        return Build(methods, traceFiles, results, warnings, commandLine, StopReason.EndOfTrace);
-    }
 
-    private static AsyncCostReport Build(MethodCatalog methods, IReadOnlyList<string> traceFiles, List<PassResult> results, List<ReportWarning> warnings, string? commandLine, StopReason stop)
-    {
-        var source = new ReportSource
+        // A report's passes run allocations first, whatever order the files came in.
+        var results = passes.OrderBy(p => p.Key == MeasurementPasses.Allocations ? 0 : 1).Select(p => new PassResult
+        {
+            Pass = p.Key,
+            Figures = p.Value.Figures,
+            StartedAt = p.Value.StartedAt ?? default,
+            Duration = p.Value.Duration,
+            Bytes = p.Value.Bytes,
+            TraceFiles = p.Value.Files,
+            CutShort = p.Value.CutShort,
+        }).ToList();
+        var stopReason = damaged.Count > 0 ? StopReason.TraceTruncated : StopReason.EndOfTrace;
+        var reportSource = new ReportSource
         {
             Kind = SourceKind.TraceFile,
-            ProcessId = results.Select(r => r.Reader.ProcessId).FirstOrDefault(p => p is not null),
+            ProcessId = results.Select(r => r.Figures.ProcessId).FirstOrDefault(p => p is not null),
             CommandLine = commandLine,
-            TraceFiles = [.. traceFiles],
+            TraceFiles = files,
         };
-        // A report's passes run allocations first, whatever order the files came in.
-        var ordered = results.OrderBy(r => r.Pass == MeasurementPasses.Allocations ? 0 : 1).ToList();
-        return new ReportBuilder(methods).Build(source, ordered, [], stop, stop == StopReason.TraceTruncated, warnings);
+        var report = new ReportBuilder(methods).Build(reportSource, results, [], stopReason, damaged.Count > 0, warnings);
+        if (damaged.Count == 0)
+        {
+            return report;
+        }
+        var (firstFile, firstEvents, firstFailure) = damaged[0];
+        throw new TraceFileInvalidException(
+            DamagedText(firstFile, firstEvents, firstFailure) + (damaged.Count > 1 ? $" (and {damaged.Count - 1} more damaged)" : "")
+                + (results.Count > 0 ? "; the report covers what was readable." : "."),
+            firstFailure) { PartialReport = results.Count > 0 ? report : null };
+    }
+
+    private static string DamagedText(string file, long events, Exception failure) => events > 0
+        ? $"Trace file {file} is truncated or damaged after {events:N0} events: {failure.Message}"
+        : $"{file} is not a readable .nettrace file: {failure.Message}";
+
+    private static DateTimeOffset Min(DateTimeOffset? a, DateTimeOffset b) => a is { } value && value < b ? value : b;
+
+    /// <summary>The traces of one pass given to `report`.</summary>
+    private sealed class TraceGroup
+    {
+        public PassFigures Figures { get; } = new();
+        public List<string> Files { get; } = [];
+        public DateTimeOffset? StartedAt { get; set; }
+        public TimeSpan Duration { get; set; }
+        public long Bytes { get; set; }
+        public bool CutShort { get; set; }
     }
 
     private static Process StartChild(LaunchCommand command)
@@ -317,7 +373,9 @@ internal static class SessionRunner
             }
             if (child.HasExited)
             {
-                throw new NotDotNetProcessException($"{child.StartInfo.FileName} exited (code {child.ExitCode}) before a .NET runtime started in it.");
+                throw new NotDotNetProcessException(
+                    $"{child.StartInfo.FileName} exited with code {child.ExitCode} before a .NET runtime started in it: nothing was measured.")
+                { CommandExitCode = child.ExitCode };
             }
             if (clock.Elapsed > timeout)
             {
@@ -377,7 +435,7 @@ internal static class SessionRunner
 
     private static void CheckThreadIds(List<PassAccumulator> passes, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
     {
-        var eventThreads = passes.SelectMany(p => p.Reader.ThreadIds).ToHashSet();
+        var eventThreads = passes.SelectMany(p => p.Figures.ThreadIds).ToHashSet();
         if (threads.Count == 0 || eventThreads.Count == 0)
         {
             return;

@@ -36,7 +36,7 @@ public class ReportBuilderTests
         }
         allocations.Allocations.OnAllocationSampled("System.String", 40);
 
-        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Reader = allocations });
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
 
         var service = Assert.Single(report.Methods, m => m.MethodKey == "Ns.Service.GetAsync");
         Assert.Equal([AllocationKind.StateMachineBox, AllocationKind.Closure], service.Allocations.Select(a => a.Kind));
@@ -82,8 +82,8 @@ public class ReportBuilderTests
         hops.Hops.OnOperationBegin(1, 20, "Async: <HandoffAsync>d__1"); // only in the hop pass: resolved through metadata
 
         var report = Build(modules,
-            new PassResult { Pass = MeasurementPasses.Allocations, Reader = allocations },
-            new PassResult { Pass = MeasurementPasses.Hops, Reader = hops });
+            new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
+            new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
         var yield = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
         Assert.Equal(FigureSource.AllocationPass, yield.Bytes!.Source);
@@ -104,7 +104,7 @@ public class ReportBuilderTests
         hops.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
         typeof(EventReader).GetProperty(nameof(EventReader.SawTplEvents))!.SetValue(hops, true);
 
-        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Reader = hops });
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
         Assert.Contains(report.Warnings, w => w.Code == "tpl-observer-effect");
         Assert.Equal(FigureSource.HopPass, Assert.Single(report.Methods).Bytes!.Source);
