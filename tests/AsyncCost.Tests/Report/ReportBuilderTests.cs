@@ -62,7 +62,7 @@ public class ReportBuilderTests
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c+<<RunAsync>b__2_1>d]", 96);
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c__DisplayClass2_0+<<RunAsync>b__2>d]", 96);
 
-        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Reader = allocations });
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
 
         Assert.Equal(
             ["Shop.Feed.RunAsync", "Shop.Feed.RunAsync.PollAsync", "Shop.Feed.RunAsync.lambda#1", "Shop.Feed.RunAsync.lambda#2"],
