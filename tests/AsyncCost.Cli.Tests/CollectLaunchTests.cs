@@ -151,3 +151,70 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         ReportAssertions.YieldRow(report);
     }
 }
+
+/// <summary>`collect --duration -- command`: the tool ends the command, so its time, exit code and leftovers are the tool's.</summary>
+public sealed class CollectLaunchDurationTests
+{
+    [Fact]
+    public async Task A_duration_is_split_between_the_passes_and_a_command_the_tool_ended_has_no_exit_code_and_leaves_no_files()
+    {
+        var directory = Directory.CreateTempSubdirectory("asynccost-duration-").FullName;
+        try
+        {
+            var basePath = Path.Combine(directory, "run");
+            // The workload loops until its stdin closes, which the test keeps open: only the duration ends it.
+            using var tool = ChildProcess.StartTool("collect", "--duration", "00:00:06", "-o", basePath, "--format", "json",
+                "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+            var result = await tool.WaitForExitAsync();
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
+            Assert.Equal(StopReason.DurationElapsed, report.StopReason);
+            Assert.Null(report.Source.ExitCode);
+            Assert.Equal(2, report.Passes.Count);
+            // Each pass records its 3 s share (plus the runtime's flush, which a loaded machine stretches), not the whole 6 s.
+            Assert.All(report.Passes, pass => Assert.InRange(pass.Duration.TotalSeconds, 2.5, 5.5));
+            Assert.Contains(report.Warnings, w => w.Code == "launched-per-pass");
+            var text = await ChildProcess.RunToolAsync(["report", .. report.Source.TraceFiles]);
+            Assert.DoesNotContain("Exit code: 137", text.StandardOutput, StringComparison.Ordinal);
+
+            // A runtime asked to stop (SIGTERM) removes its diagnostic socket and debugger pipes.
+            foreach (var pid in report.Passes.Select(p => p.ProcessId!.Value))
+            {
+                var leftovers = Directory.EnumerateFiles(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-*")
+                    .Concat(Directory.EnumerateFiles(Path.GetTempPath(), $"clr-debug-pipe-{pid}-*")).ToList();
+                Assert.True(leftovers.Count == 0, string.Join(", ", leftovers));
+            }
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Stopping_in_the_first_pass_runs_no_second_one_and_says_no_more_than_what_ran()
+    {
+        var directory = Directory.CreateTempSubdirectory("asynccost-stopped-").FullName;
+        try
+        {
+            var basePath = Path.Combine(directory, "run");
+            using var tool = ChildProcess.StartTool("collect", "-o", basePath, "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+            await tool.WaitForLineAsync(line => line.StartsWith("Recording pass 1/2", StringComparison.Ordinal));
+            tool.SendLine("");
+
+            var result = await tool.WaitForExitAsync();
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
+            Assert.Equal(StopReason.Canceled, report.StopReason);
+            Assert.Single(report.Passes);
+            Assert.Null(report.Source.ExitCode);
+            Assert.DoesNotContain(report.Warnings, w => w.Code == "launched-per-pass");
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+}

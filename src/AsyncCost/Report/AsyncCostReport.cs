@@ -67,7 +67,8 @@ public sealed class ReportSource
     /// <summary>The target's runtime version (e.g. "10.0.12"), if known.</summary>
     public string? RuntimeVersion { get; init; }
 
-    /// <summary>The launched command's exit code (launch only; the last pass's child), if it exited.</summary>
+    /// <summary>The launched command's exit code (launch only; the last pass's child) when it exited by itself; null when the
+    /// tool ended it (duration elapsed, or stopped), since it then has no exit code of its own.</summary>
     public int? ExitCode { get; init; }
 }
 
