@@ -20,28 +20,22 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// point; the title says so, since it is a behaviour change the user must agree to.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0001AwaitInLoopCodeFix)), Shared]
-public sealed class AC0001AwaitInLoopCodeFix : CodeFixProvider
+public sealed class AC0001AwaitInLoopCodeFix() : RuleCodeFix(RuleIds.AwaitInLoop)
 {
     private const string Title = "Start all iterations and await Task.WhenAll once (runs them concurrently)";
 
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.AwaitInLoop);
-
     public override FixAllProvider? GetFixAllProvider() => null; // each rewrite changes concurrency: one decision at a time
 
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    protected override async Task<PlannedFix?> PlanFixAsync(Document document, SyntaxNode root, Diagnostic diagnostic, CancellationToken cancellationToken)
     {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        var model = await context.Document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
-        var diagnostic = context.Diagnostics[0];
-        if (root?.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
+        var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        if (root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
             || model is null
-            || Plan.Create(awaitExpression, model, context.CancellationToken) is not { } plan)
+            || Plan.Create(awaitExpression, model, cancellationToken) is not { } plan)
         {
-            return;
+            return null;
         }
-        context.RegisterCodeFix(
-            CodeAction.Create(Title, ct => Task.FromResult(plan.Apply(context.Document, root)), equivalenceKey: Title),
-            diagnostic);
+        return new PlannedFix(Title, _ => Task.FromResult(plan.Apply(document, root)));
     }
 
     private sealed class Plan

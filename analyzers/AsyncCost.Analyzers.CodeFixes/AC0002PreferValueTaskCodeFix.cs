@@ -11,28 +11,14 @@ namespace AsyncCost.Analyzers.CodeFixes;
 
 /// <summary>AC0002: <c>Task&lt;T&gt;</c> becomes <c>ValueTask&lt;T&gt;</c>. The rule only fires when every caller awaits once, so callers compile unchanged.</summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0002PreferValueTaskCodeFix)), Shared]
-public sealed class AC0002PreferValueTaskCodeFix : CodeFixProvider
+public sealed class AC0002PreferValueTaskCodeFix() : RuleCodeFix(RuleIds.PreferValueTask)
 {
     private const string Title = "Return ValueTask<T>";
 
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.PreferValueTask);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
-    {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        foreach (var diagnostic in context.Diagnostics)
-        {
-            if (root?.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: false) is TypeSyntax returnType
-                && WithValueTask(returnType) is { } replacement)
-            {
-                context.RegisterCodeFix(
-                    CodeAction.Create(Title, _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(returnType, replacement))), equivalenceKey: Title),
-                    diagnostic);
-            }
-        }
-    }
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
+        root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: false) is TypeSyntax returnType && WithValueTask(returnType) is { } replacement
+            ? PlannedFix.Replace(Title, document, root, returnType, replacement)
+            : null;
 
     private static TypeSyntax? WithValueTask(TypeSyntax returnType) => returnType switch
     {

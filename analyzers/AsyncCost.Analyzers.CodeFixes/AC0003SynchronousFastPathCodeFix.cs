@@ -23,29 +23,21 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// path; instance members it needs go through a <c>self</c> parameter).
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0003SynchronousFastPathCodeFix)), Shared]
-public sealed class AC0003SynchronousFastPathCodeFix : CodeFixProvider
+public sealed class AC0003SynchronousFastPathCodeFix() : RuleCodeFix(RuleIds.SynchronousFastPath)
 {
     private const string Title = "Return synchronously when the awaited task has completed";
 
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.SynchronousFastPath);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    protected override async Task<PlannedFix?> PlanFixAsync(Document document, SyntaxNode root, Diagnostic diagnostic, CancellationToken cancellationToken)
     {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        var model = await context.Document.GetSemanticModelAsync(context.CancellationToken).ConfigureAwait(false);
-        var diagnostic = context.Diagnostics[0];
-        if (root?.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
+        var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        if (root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
             || model is null
             || awaitExpression.FirstAncestorOrSelf<MethodDeclarationSyntax>() is not { } method
-            || Rewrite(method, awaitExpression, model, context.CancellationToken) is not { } rewritten)
+            || Rewrite(method, awaitExpression, model, cancellationToken) is not { } rewritten)
         {
-            return;
+            return null;
         }
-        context.RegisterCodeFix(
-            CodeAction.Create(Title, _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(method, rewritten))), equivalenceKey: Title),
-            diagnostic);
+        return PlannedFix.Replace(Title, document, root, method, rewritten);
     }
 
     private static MethodDeclarationSyntax? Rewrite(MethodDeclarationSyntax method, AwaitExpressionSyntax awaitExpression, SemanticModel model, CancellationToken cancellationToken)

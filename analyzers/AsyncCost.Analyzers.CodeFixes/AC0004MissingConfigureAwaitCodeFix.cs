@@ -20,27 +20,16 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// so the variable keeps its type. Fix All rewrites nested cases (<c>await await X()</c>) in one pass.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0004MissingConfigureAwaitCodeFix)), Shared]
-public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
+public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.MissingConfigureAwait)
 {
     private const string Title = "Add ConfigureAwait(false)";
 
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(RuleIds.MissingConfigureAwait);
+    public override FixAllProvider GetFixAllProvider() => FixAllInDocument(Title, ApplyAsync);
 
-    public override FixAllProvider GetFixAllProvider() => new DocumentFixAll();
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
-    {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        foreach (var diagnostic in context.Diagnostics)
-        {
-            if (root is not null && Target.Find(root, diagnostic) is { IsFixable: true })
-            {
-                context.RegisterCodeFix(
-                    CodeAction.Create(Title, ct => ApplyAsync(context.Document, ImmutableArray.Create(diagnostic), ct), equivalenceKey: Title),
-                    diagnostic);
-            }
-        }
-    }
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
+        Target.Find(root, diagnostic) is { IsFixable: true }
+            ? new PlannedFix(Title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct))
+            : null;
 
     private static async Task<Document> ApplyAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
@@ -58,7 +47,7 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
         var tracked = root.TrackNodes(usings.Cast<SyntaxNode>().Concat(expressions));
         tracked = tracked.ReplaceNodes(
             expressions.Select(e => tracked.GetCurrentNode(e)!),
-            (_, rewritten) => Configure(rewritten));
+            (_, rewritten) => AwaitRewrite.ConfigureAwaitFalse(rewritten));
         foreach (var statement in usings)
         {
             if (tracked.GetCurrentNode(statement) is { } current)
@@ -67,21 +56,6 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
             }
         }
         return document.WithSyntaxRoot(tracked);
-    }
-
-    internal static ExpressionSyntax Configure(ExpressionSyntax expression)
-    {
-        var receiver = expression.WithoutTrivia();
-        if (receiver is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or SimpleNameSyntax
-            or ElementAccessExpressionSyntax or ParenthesizedExpressionSyntax or PostfixUnaryExpressionSyntax))
-        {
-            receiver = SyntaxFactory.ParenthesizedExpression(receiver);
-        }
-        return SyntaxFactory.InvocationExpression(
-                SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, receiver, SyntaxFactory.IdentifierName("ConfigureAwait")),
-                SyntaxFactory.ArgumentList(SyntaxFactory.SingletonSeparatedList(
-                    SyntaxFactory.Argument(SyntaxFactory.LiteralExpression(SyntaxKind.FalseLiteralExpression)))))
-            .WithTriviaFrom(expression);
     }
 
     // `await using T a = A(), b = B();` becomes, per variable in order, `T a = A(); await using var aDisposal = a.ConfigureAwait(false);`
@@ -105,14 +79,14 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
                 var variableName = declaration.Variables[0].Identifier.ValueText;
                 replacement.Add(SyntaxFactory.LocalDeclarationStatement(declaration.WithoutTrivia()));
                 replacement.Add(usingStatement.WithDeclaration(null)
-                    .WithExpression(Configure(SyntaxFactory.IdentifierName(variableName)))
+                    .WithExpression(AwaitRewrite.ConfigureAwaitFalse(SyntaxFactory.IdentifierName(variableName)))
                     .WithoutLeadingTrivia());
                 // Hoisting the variable must not collide with a same-named variable elsewhere in the enclosing block.
                 wrapInBlock |= statement.Parent is { } parent
                     && parent.DescendantNodes().OfType<VariableDeclaratorSyntax>().Count(v => v.Identifier.ValueText == variableName) > 1;
                 break;
             case UsingStatementSyntax { Expression: { } expression } usingStatement:
-                replacement.Add(usingStatement.WithExpression(Configure(expression)));
+                replacement.Add(usingStatement.WithExpression(AwaitRewrite.ConfigureAwaitFalse(expression)));
                 wrapInBlock = false;
                 break;
             default:
@@ -172,13 +146,5 @@ public sealed class AC0004MissingConfigureAwaitCodeFix : CodeFixProvider
             }
             return current;
         }
-    }
-
-    private sealed class DocumentFixAll : DocumentBasedFixAllProvider
-    {
-        protected override string GetFixAllTitle(FixAllContext fixAllContext) => Title;
-
-        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics) =>
-            await ApplyAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
     }
 }

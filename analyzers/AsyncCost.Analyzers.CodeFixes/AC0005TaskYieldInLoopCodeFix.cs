@@ -18,26 +18,15 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// so the method still returns to its caller before the work but pays one hop instead of one per iteration.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0005TaskYieldInLoopCodeFix)), Shared]
-public sealed class AC0005TaskYieldInLoopCodeFix : CodeFixProvider
+public sealed class AC0005TaskYieldInLoopCodeFix() : RuleCodeFix(RuleIds.TaskYieldInLoop)
 {
     private const string Title = "Yield once, before the loop";
 
-    public override ImmutableArray<string> FixableDiagnosticIds => ImmutableArray.Create(RuleIds.TaskYieldInLoop);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
-    {
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        if (root?.FindNode(context.Span, getInnermostNodeForTie: true)?.FirstAncestorOrSelf<AwaitExpressionSyntax>() is not { Parent: ExpressionStatementSyntax yieldStatement }
-            || OutermostLoop(yieldStatement) is not { Parent: BlockSyntax } loop)
-        {
-            return;
-        }
-        context.RegisterCodeFix(
-            CodeAction.Create(Title, ct => HoistAsync(context.Document, yieldStatement, loop, ct), equivalenceKey: Title),
-            context.Diagnostics);
-    }
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
+        root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true)?.FirstAncestorOrSelf<AwaitExpressionSyntax>() is { Parent: ExpressionStatementSyntax yieldStatement }
+            && OutermostLoop(yieldStatement) is { Parent: BlockSyntax } loop
+            ? new PlannedFix(Title, ct => HoistAsync(document, yieldStatement, loop, ct))
+            : null;
 
     // The yield statement must be the loop's own statement (or one of its body block's); climbing on while the
     // loop is itself the whole or a direct statement of an outer loop's body.

@@ -1,10 +1,11 @@
 using System.Collections.Immutable;
 using System.Composition;
+using System.Linq;
+using System.Threading;
 using System.Threading.Tasks;
 using AsyncCost.Analyzers.Internal;
 using AsyncCost.Analyzers.Rules;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -14,52 +15,78 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// <summary>
 /// AC0006 in an async function: <c>t.Result</c> → <c>await t</c>, <c>t.Wait()</c> → <c>await t</c>,
 /// <c>t.ConfigureAwait(false).GetAwaiter().GetResult()</c> → <c>await t.ConfigureAwait(false)</c>,
-/// <c>Task.WaitAll(a, b)</c> → <c>await Task.WhenAll(a, b)</c>. Synchronous callers need their own signature
-/// changed first, which is a design decision, so they get no automatic fix.
+/// <c>Task.WaitAll(a, b)</c> → <c>await Task.WhenAll(a, b)</c>; in library code the new await gets
+/// <c>.ConfigureAwait(false)</c>, so the result is clean under AC0004. Synchronous callers need their own signature
+/// changed first, which is a design decision, so they get no automatic fix, and Fix All skips them.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0006BlockingOnTaskCodeFix)), Shared]
-public sealed class AC0006BlockingOnTaskCodeFix : CodeFixProvider
+public sealed class AC0006BlockingOnTaskCodeFix() : RuleCodeFix(RuleIds.BlockingOnTask)
 {
     private const string Title = "Await the task instead of blocking on it";
 
-    public override ImmutableArray<string> FixableDiagnosticIds => ImmutableArray.Create(RuleIds.BlockingOnTask);
+    public override FixAllProvider GetFixAllProvider() => FixAllInDocument(Title, FixAllAsync);
 
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
+        Target(root, diagnostic) is { } target
+            ? PlannedFix.Replace(Title, document, root, target.Replaced, Rewrite(target, target.Replaced))
+            : null;
 
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    private static async Task<Document> FixAllAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
-        var diagnostic = context.Diagnostics[0];
-        if (!AwaitPlacement.IsAwaitable(diagnostic)
-            || !diagnostic.Properties.TryGetValue(AC0006BlockingOnTaskAnalyzer.KindProperty, out var kind)
-            || await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false) is not { } root)
+        var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        if (root is null)
         {
-            return;
+            return document;
         }
-        var node = root.FindNode(context.Span, getInnermostNodeForTie: true);
-        var (replaced, awaited) = Rewrite(kind, node);
-        if (replaced is null || awaited is null)
-        {
-            return;
-        }
-        context.RegisterCodeFix(
-            CodeAction.Create(
-                Title,
-                _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(replaced, AwaitRewrite.Await(awaited, replaced)))),
-                equivalenceKey: Title),
-            diagnostic);
+        // All at once: ReplaceNodes hands each replacement its already-rewritten descendants (`a.Result.M(b.Result)`).
+        var targets = diagnostics.Select(d => Target(root, d)).OfType<BlockingCall>().ToDictionary(t => (SyntaxNode)t.Replaced);
+        return document.WithSyntaxRoot(root.ReplaceNodes(targets.Keys, (original, rewritten) => Rewrite(targets[original], (ExpressionSyntax)rewritten)));
     }
 
-    private static (ExpressionSyntax? Replaced, ExpressionSyntax? Awaited) Rewrite(string? kind, SyntaxNode node) => (kind, node) switch
+    /// <summary>The blocking expression a diagnostic names (anchored on its member name), when it can become an await.</summary>
+    private static BlockingCall? Target(SyntaxNode root, Diagnostic diagnostic)
     {
-        (AC0006BlockingOnTaskAnalyzer.ResultKind, MemberAccessExpressionSyntax access) => (access, access.Expression),
-        (AC0006BlockingOnTaskAnalyzer.WaitKind, InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Expression: MemberAccessExpressionSyntax wait, Parent: ExpressionStatementSyntax } invocation) =>
-            (invocation, wait.Expression),
-        (AC0006BlockingOnTaskAnalyzer.GetResultKind, InvocationExpressionSyntax
+        if (!AwaitPlacement.IsAwaitable(diagnostic) || !diagnostic.Properties.TryGetValue(AC0006BlockingOnTaskAnalyzer.KindProperty, out var kind))
         {
-            Expression: MemberAccessExpressionSyntax { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "GetAwaiter" } getAwaiter } },
-        } invocation) => (invocation, getAwaiter.Expression),
-        (AC0006BlockingOnTaskAnalyzer.WaitAllKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax waitAll, Parent: ExpressionStatementSyntax } invocation) =>
-            (invocation, invocation.WithExpression(waitAll.WithName(SyntaxFactory.IdentifierName("WhenAll")))),
-        _ => (null, null),
-    };
+            return null;
+        }
+        var access = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true).Parent as MemberAccessExpressionSyntax;
+        ExpressionSyntax? replaced = (kind, access) switch
+        {
+            (AC0006BlockingOnTaskAnalyzer.ResultKind, { }) => access,
+            (AC0006BlockingOnTaskAnalyzer.WaitKind, { Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax } wait }) => wait,
+            (AC0006BlockingOnTaskAnalyzer.GetResultKind, { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "GetAwaiter" } }, Parent: InvocationExpressionSyntax getResult }) => getResult,
+            (AC0006BlockingOnTaskAnalyzer.WaitAllKind, { Parent: InvocationExpressionSyntax { Parent: ExpressionStatementSyntax } waitAll }) => waitAll,
+            _ => null,
+        };
+        return replaced is null ? null : new BlockingCall(kind!, replaced, diagnostic.Properties.ContainsKey(AC0006BlockingOnTaskAnalyzer.ConfigureAwaitProperty));
+    }
+
+    // From the blocking expression as it stands (possibly with nested fixes already applied) to its await.
+    private static ExpressionSyntax Rewrite(BlockingCall call, ExpressionSyntax replaced)
+    {
+        ExpressionSyntax awaited = (call.Kind, replaced) switch
+        {
+            (AC0006BlockingOnTaskAnalyzer.ResultKind, MemberAccessExpressionSyntax result) => result.Expression,
+            (AC0006BlockingOnTaskAnalyzer.WaitKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax wait }) => wait.Expression,
+            (AC0006BlockingOnTaskAnalyzer.GetResultKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax getAwaiter } } }) =>
+                getAwaiter.Expression,
+            (_, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax waitAll } invocation) =>
+                invocation.WithExpression(waitAll.WithName(SyntaxFactory.IdentifierName("WhenAll"))),
+            _ => replaced,
+        };
+        // `t.ConfigureAwait(x).GetAwaiter().GetResult()` keeps its own configuration.
+        if (call.ConfigureAwait && awaited is not InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } })
+        {
+            awaited = AwaitRewrite.ConfigureAwaitFalse(awaited);
+        }
+        return AwaitRewrite.Await(awaited, replaced);
+    }
+
+    private sealed class BlockingCall(string kind, ExpressionSyntax replaced, bool configureAwait)
+    {
+        public string Kind { get; } = kind;
+        public ExpressionSyntax Replaced { get; } = replaced;
+        public bool ConfigureAwait { get; } = configureAwait;
+    }
 }

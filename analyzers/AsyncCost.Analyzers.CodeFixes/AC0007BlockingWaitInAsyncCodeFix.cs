@@ -18,21 +18,15 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// The other waits need a different design (a TaskCompletionSource, a Channel) and get no automatic fix.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0007BlockingWaitInAsyncCodeFix)), Shared]
-public sealed class AC0007BlockingWaitInAsyncCodeFix : CodeFixProvider
+public sealed class AC0007BlockingWaitInAsyncCodeFix() : RuleCodeFix(RuleIds.BlockingWaitInAsync)
 {
-    public override ImmutableArray<string> FixableDiagnosticIds => ImmutableArray.Create(RuleIds.BlockingWaitInAsync);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic)
     {
-        var diagnostic = context.Diagnostics[0];
         if (!AwaitPlacement.IsAwaitable(diagnostic)
             || !diagnostic.Properties.TryGetValue(AC0007BlockingWaitInAsyncAnalyzer.ReplacementProperty, out var replacement)
-            || await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false) is not { } root
-            || root.FindNode(context.Span, getInnermostNodeForTie: true) is not InvocationExpressionSyntax invocation)
+            || root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not InvocationExpressionSyntax invocation)
         {
-            return;
+            return null;
         }
 
         ExpressionSyntax? awaited = replacement switch
@@ -44,16 +38,8 @@ public sealed class AC0007BlockingWaitInAsyncCodeFix : CodeFixProvider
                 invocation.WithExpression(access.WithName(SyntaxFactory.IdentifierName("WaitAsync"))),
             _ => null,
         };
-        if (awaited is null)
-        {
-            return;
-        }
-        var title = "Use 'await " + replacement + "'";
-        context.RegisterCodeFix(
-            CodeAction.Create(
-                title,
-                _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(invocation, AwaitRewrite.Await(awaited, invocation)))),
-                equivalenceKey: title),
-            diagnostic);
+        return awaited is null
+            ? null
+            : PlannedFix.Replace("Use 'await " + replacement + "'", document, root, invocation, AwaitRewrite.Await(awaited, invocation));
     }
 }

@@ -13,31 +13,17 @@ namespace AsyncCost.Analyzers.CodeFixes;
 
 /// <summary>AC0008: drops <c>async</c> and returns the awaited task (without its <c>ConfigureAwait(bool)</c>, which only configured the await).</summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0008ElidableStateMachineCodeFix)), Shared]
-public sealed class AC0008ElidableStateMachineCodeFix : CodeFixProvider
+public sealed class AC0008ElidableStateMachineCodeFix() : RuleCodeFix(RuleIds.ElidableStateMachine)
 {
     private const string Title = "Return the task without async/await";
 
-    public override ImmutableArray<string> FixableDiagnosticIds => ImmutableArray.Create(RuleIds.ElidableStateMachine);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic)
     {
-        var diagnostic = context.Diagnostics[0];
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
-        var declaration = root?.FindToken(context.Span.Start).Parent;
-        if (root is null || declaration is not (MethodDeclarationSyntax or LocalFunctionStatementSyntax))
-        {
-            return;
-        }
+        var declaration = root.FindToken(diagnostic.Location.SourceSpan.Start).Parent;
         var stripConfigureAwait = diagnostic.Properties.ContainsKey(AC0008ElidableStateMachineAnalyzer.ConfigureAwaitProperty);
-        if (Elide(declaration, stripConfigureAwait) is not { } elided)
-        {
-            return;
-        }
-        context.RegisterCodeFix(
-            CodeAction.Create(Title, _ => Task.FromResult(context.Document.WithSyntaxRoot(root.ReplaceNode(declaration, elided))), equivalenceKey: Title),
-            diagnostic);
+        return declaration is MethodDeclarationSyntax or LocalFunctionStatementSyntax && Elide(declaration, stripConfigureAwait) is { } elided
+            ? PlannedFix.Replace(Title, document, root, declaration, elided)
+            : null;
     }
 
     private static SyntaxNode? Elide(SyntaxNode declaration, bool stripConfigureAwait)

@@ -21,27 +21,19 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// it an instance local function when it uses <c>this</c> (which allocates nothing).
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0009FastPathClosureCodeFix)), Shared]
-public sealed class AC0009FastPathClosureCodeFix : CodeFixProvider
+public sealed class AC0009FastPathClosureCodeFix() : RuleCodeFix(RuleIds.FastPathClosure)
 {
     private const string Title = "Pass the state as parameters";
 
-    public override ImmutableArray<string> FixableDiagnosticIds => ImmutableArray.Create(RuleIds.FastPathClosure);
-
-    public override FixAllProvider GetFixAllProvider() => WellKnownFixAllProviders.BatchFixer;
-
-    public override async Task RegisterCodeFixesAsync(CodeFixContext context)
+    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic)
     {
-        var diagnostic = context.Diagnostics[0];
-        var root = await context.Document.GetSyntaxRootAsync(context.CancellationToken).ConfigureAwait(false);
         if (!diagnostic.Properties.TryGetValue(AC0009FastPathClosureAnalyzer.CapturedProperty, out var captured) || captured is null
-            || root?.FindToken(context.Span.Start).Parent is not LocalFunctionStatementSyntax local)
+            || root.FindToken(diagnostic.Location.SourceSpan.Start).Parent is not LocalFunctionStatementSyntax local)
         {
-            return;
+            return null;
         }
         var capturesThis = diagnostic.Properties.ContainsKey(AC0009FastPathClosureAnalyzer.CapturesThisProperty);
-        context.RegisterCodeFix(
-            CodeAction.Create(Title, ct => PassStateAsync(context.Document, local, captured, capturesThis, ct), equivalenceKey: Title),
-            diagnostic);
+        return new PlannedFix(Title, ct => PassStateAsync(document, local, captured, capturesThis, ct));
     }
 
     private static async Task<Document> PassStateAsync(Document document, LocalFunctionStatementSyntax local, string captured, bool capturesThis, CancellationToken cancellationToken)

@@ -5,8 +5,6 @@ namespace AsyncCost.Analyzers;
 /// <summary>The catalog: every diagnostic the package reports, in one place.</summary>
 public static class Descriptors
 {
-    private const string HelpRoot = "https://example.invalid/asynccost/blob/main/docs/rules/";
-
     internal static class Categories
     {
         public const string Performance = "Performance";
@@ -64,7 +62,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); await it instead",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); {1} instead",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "Blocking on an incomplete task holds a thread and can deadlock.");
@@ -97,6 +95,8 @@ public static class Descriptors
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
 
     // Rules that report from a compilation-end action also carry the CompilationEnd tag (RS1037): they only run in full builds.
+    // No help link: the rule pages live in the repository's docs/rules/, which has no public address to point at yet,
+    // and a placeholder URL would be printed on every warning and in SARIF's helpUri.
     private static DiagnosticDescriptor Create(string id, CostKind cost, string title, string message, string category, DiagnosticSeverity severity, string description, params string[] extraTags) =>
-        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: HelpRoot + id + ".md", customTags: [.. CostKindTag.For(cost), .. extraTags]);
+        new(id, title, message, category, severity, isEnabledByDefault: true, description: description, helpLinkUri: null, customTags: [.. CostKindTag.For(cost), .. extraTags]);
 }

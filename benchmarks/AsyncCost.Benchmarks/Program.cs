@@ -4,8 +4,9 @@ using AsyncCost.Benchmarks.Infrastructure;
 using AsyncCost.Benchmarks.Report;
 using BenchmarkDotNet.Running;
 
-// Four modes: `report` (exports -> RESULTS.md, charts, CostModel.cs, docs figures), `context-switch-console` (seed 000's
-// own method), `analyzer-speed` (the AC rules' share of compile time, per rule); anything else goes to BenchmarkDotNet's
+// Modes: `report` (exports -> RESULTS.md, charts, CostModel.cs, docs figures), `context-switch-console` (seed 000's
+// own method), `analyzer-speed` (the AC rules' share of compile time, per rule), `tracing-overhead`, `rundown-cost` (what naming
+// methods in a trace costs); anything else goes to BenchmarkDotNet's
 // switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
 return args switch
 {
@@ -13,6 +14,7 @@ return args switch
     ["context-switch-console", .. var rest] => ContextSwitchConsole.Run(rest),
     [AnalyzerSpeedCommand.Name, .. var rest] => AnalyzerSpeedCommand.Run(rest),
     [AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Run(rest),
+    [AsyncCost.Benchmarks.Tracing.RundownCostCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.RundownCostCommand.Run(rest),
     _ => RunBenchmarks(args),
 };
 

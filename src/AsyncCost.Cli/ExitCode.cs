@@ -32,15 +32,16 @@ internal static class ExitCodes
 {
     public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =
     [
-        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it)."),
+        (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it; "
+            + "a code other than 0 comes with one 'dotnet-asynccost:' line on stderr naming the command)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
         (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),
-        (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
-        (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0."),
-        (ExitCode.AccessDenied, "The process belongs to another user."),
+        (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port (one that exited with a code other than 0 first gives that code)."),
+        (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0."),
+        (ExitCode.AccessDenied, "The process belongs to another user, or reading its /proc entry was denied."),
         (ExitCode.CommandNotFound, "The command to launch was not found or is not executable."),
-        (ExitCode.TraceFileNotFound, "The .nettrace file does not exist."),
+        (ExitCode.TraceFileNotFound, "The .nettrace file does not exist, or the path is a directory."),
         (ExitCode.TraceFileInvalid, "The .nettrace file is corrupt or truncated (what was readable is still reported)."),
         (ExitCode.OutputNotWritable, "The output path (-o) cannot be written."),
         (ExitCode.RuntimeTooOld, "The target runtime is too old for EventPipe (before .NET 5)."),

@@ -11,16 +11,16 @@ public enum AsyncCostErrorKind
     /// <summary>The process is not a .NET process (no diagnostics endpoint), or a launched command never connected.</summary>
     NotDotNetProcess = 11,
 
-    /// <summary>The process runs with diagnostics disabled (DOTNET_EnableDiagnostics=0).</summary>
+    /// <summary>The process runs with diagnostics disabled (DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0).</summary>
     DiagnosticsDisabled = 12,
 
-    /// <summary>The process belongs to another user.</summary>
+    /// <summary>The process belongs to another user, or /proc refuses to say what it is (permission denied).</summary>
     AccessDenied = 13,
 
     /// <summary>A launched command does not exist or cannot be executed.</summary>
     CommandNotFound = 14,
 
-    /// <summary>A .nettrace file does not exist.</summary>
+    /// <summary>A .nettrace file does not exist (or the path is a directory).</summary>
     TraceFileNotFound = 15,
 
     /// <summary>A .nettrace file is corrupt, truncated, or not a .nettrace.</summary>
@@ -67,22 +67,33 @@ public sealed class ProcessNotFoundException(int processId)
 public sealed class NotDotNetProcessException(string message, Exception? innerException = null)
     : AsyncCostException(message, innerException)
 {
+    /// <summary>The launched command's own exit code, when it exited before a .NET runtime started in it.</summary>
+    public int? CommandExitCode { get; init; }
+
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.NotDotNetProcess;
 }
 
-/// <summary>The process disabled its diagnostics endpoint (DOTNET_EnableDiagnostics=0).</summary>
-public sealed class DiagnosticsDisabledException(int processId)
-    : AsyncCostException($"Process {processId} runs with DOTNET_EnableDiagnostics=0: it cannot be traced.")
+/// <summary>The process disabled its diagnostics endpoint (DOTNET_EnableDiagnostics=0, or DOTNET_EnableDiagnostics_IPC=0).</summary>
+public sealed class DiagnosticsDisabledException(int processId, string setting = "DOTNET_EnableDiagnostics=0")
+    : AsyncCostException($"Process {processId} is a .NET process running with {setting}: its diagnostics endpoint is off, so it cannot be traced.")
 {
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.DiagnosticsDisabled;
 }
 
-/// <summary>The process belongs to another user.</summary>
-public sealed class AccessDeniedException(int processId, Exception? innerException = null)
-    : AsyncCostException($"Process {processId} belongs to another user: run as that user to trace it.", innerException)
+/// <summary>The process belongs to another user, or what /proc says about it may not be read.</summary>
+public sealed class AccessDeniedException : AsyncCostException
 {
+    /// <summary>The process's diagnostics socket refused this user.</summary>
+    public AccessDeniedException(int processId, Exception? innerException = null)
+        : base($"Process {processId} belongs to another user: run as that user to trace it.", innerException) { }
+
+    /// <summary>Reading <paramref name="procFile"/> was refused (permission denied), so whether the process can be traced is unknown.</summary>
+    public AccessDeniedException(int processId, string procFile, string? owner)
+        : base($"Permission denied reading {procFile}{(owner is null ? "" : $" (process {processId} runs as {owner})")}: "
+            + "cannot tell whether it is a .NET process; run as its user or as root.") { }
+
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.AccessDenied;
 }
@@ -95,9 +106,11 @@ public sealed class CommandNotFoundException(string fileName, Exception? innerEx
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.CommandNotFound;
 }
 
-/// <summary>A .nettrace file does not exist.</summary>
-public sealed class TraceFileNotFoundException(string path)
-    : AsyncCostException($"Trace file not found: {path}")
+/// <summary>A .nettrace file does not exist, or the path names a directory.</summary>
+public sealed class TraceFileNotFoundException(string path, bool isDirectory = false)
+    : AsyncCostException(isDirectory
+        ? $"{path} is a directory, not a trace file: name its .nettrace files (e.g. {Path.Combine(path, "*.nettrace")})."
+        : $"Trace file not found: {path}")
 {
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.TraceFileNotFound;

@@ -151,6 +151,7 @@ public class AC0002PreferValueTaskTests
         Verify.VerifyAsync("""
             using System.Threading.Tasks;
             [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Friend.Tests")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Friend, PublicKey=0024000004800000")]
             internal static class Cli
             {
                 public static async Task<long> RunAsync(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
@@ -158,6 +159,32 @@ public class AC0002PreferValueTaskTests
                 private static async [|Task<long>|] Private(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
             }
             """);
+
+    [Fact]
+    public Task InternalsVisibleTo_test_assemblies_only_does_not_make_internals_public_API() =>
+        Verify.VerifyAsync("""
+            using System.Threading.Tasks;
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Tests")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.UnitTests, PublicKey=0024000004800000")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.IntegrationTests")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Test")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Benchmarks")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("DynamicProxyGenAssembly2")]
+            public static class Cli
+            {
+                public static async Task<long> RunAsync(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+                internal static async [|Task<long>|] Internal(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
+            }
+            """);
+
+    [Theory]
+    [InlineData("Library.Tests", true)]
+    [InlineData(" Library.UnitTests , PublicKey=00240000", true)]
+    [InlineData("DynamicProxyGenAssembly2", true)]
+    [InlineData("Library.Testing", false)]
+    [InlineData("Library.Extensions", false)]
+    public void Recognizes_test_assemblies_in_InternalsVisibleTo(string friend, bool isTest) =>
+        Assert.Equal(isTest, Rules.AC0002PreferValueTaskAnalyzer.IsTestAssembly(friend));
 
     [Fact]
     public Task Ignores_bool_and_ints_the_runtime_caches() =>

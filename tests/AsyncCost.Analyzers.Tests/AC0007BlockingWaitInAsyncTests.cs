@@ -61,6 +61,12 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "async local function", """
             Task M() { return Local(); async Task Local() { [|Thread.Sleep(10)|]; await Task.Delay(1); } }
             """ },
+        { "a bool parameter that does not choose between awaiting and blocking", """
+            async Task M(bool log) { if (!log) { [|Thread.Sleep(1)|]; } await Task.Delay(1); }
+            """ },
+        { "a wait on the flag's false arm while the method also awaits unconditionally", """
+            async Task M(bool async, SemaphoreSlim gate) { if (!async) { [|gate.Wait()|]; } await Task.Delay(1); }
+            """ },
         { "async method without awaits still runs on the caller's thread", """
             #pragma warning disable CS1998
             async Task M() { [|Thread.Sleep(10)|]; }
@@ -108,6 +114,13 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "Task.Wait is AC0006's, not this rule's", """
             async Task M(Task t) { t.Wait(); await Task.Delay(1); }
             """ },
+        { "the synchronous arm of a bool async split", """
+            async Task Enter(bool async, SemaphoreSlim gate, CancellationToken ct) { if (async) { await gate.WaitAsync(ct); } else { gate.Wait(ct); } }
+            async Task<bool> TryEnter(bool async, SemaphoreSlim gate, CancellationToken ct) => async ? await gate.WaitAsync(1000, ct) : gate.Wait(1000, ct);
+            async Task Pause(bool async) { if (async) await Task.Delay(1); else Thread.Sleep(1); }
+            async Task PauseFirst(bool async) { if (!async) { Thread.Sleep(1); return; } await Task.Delay(1); }
+            async Task PauseAfter(bool async) { if (async) { await Task.Delay(1); return; } Thread.Sleep(1); }
+            """ },
         { "a user-defined Wait", """
             sealed class Gate { public void Wait() { } }
             async Task M(Gate gate) { gate.Wait(); await Task.Delay(1); }
@@ -121,7 +134,31 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "async Task M() { Undefined.WaitOne(); }" },
         { "async Task M(BlockingCollection<int> q) { q.TryTake(out var x, ) }" },
         { "async Task M() => Monitor.Wait();" },
+        { "async Task M(bool async) { if (async) await Task.Delay(1); else Thread.Sleep(; }" },
     };
+
+    [Fact]
+    public Task A_test_project_is_not_told_about_its_thread_choreography() =>
+        Verify.VerifyAsync(
+            Snippet.InClass("""
+                async Task Test(CancellationToken ct)
+                {
+                    using var executing = new ManualResetEvent(false);
+                    using var release = new ManualResetEvent(false);
+                    var work = Task.Run(() => { executing.Set(); release.WaitOne(); }, ct);
+                    executing.WaitOne();
+                    Thread.Sleep(10);
+                    release.Set();
+                    await work;
+                }
+                """),
+            TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
+
+    [Fact]
+    public Task A_project_that_says_it_is_not_a_test_project_is_told() =>
+        Verify.VerifyAsync(
+            Snippet.InClass("async Task M(ManualResetEvent e) { [|e.WaitOne()|]; await Task.Delay(1); }"),
+            TestOptions.Default.WithBuildProperty("IsTestProject", "false"));
 
     [Fact]
     public async Task Message_names_the_wait_and_its_async_equivalent()

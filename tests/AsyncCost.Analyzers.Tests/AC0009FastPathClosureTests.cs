@@ -246,6 +246,36 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
         Assert.Equal("C.Get", diagnostic.Properties["AsyncCostMethod"]);
     }
 
+    [Fact]
+    public async Task A_const_local_is_not_a_capture()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass(Cache + """
+            ValueTask<int> Get(string key)
+            {
+                const int Retries = 3;
+                if (key.Length == 0) { return default; }
+                return Slow();
+                async ValueTask<int> Slow() { var total = 0; for (var i = 0; i < Retries; i++) { total += await Load(key); } return total; }
+            }
+            """)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("'Slow' captures 'key',", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("Retries", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("Retries", diagnostic.Properties[AC0009FastPathClosureAnalyzer.CapturedProperty], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public Task Only_const_locals_used_means_no_closure() =>
+        Verify.VerifyAsync(Snippet.InClass(Cache + """
+            ValueTask<int> Get(bool fast)
+            {
+                const string Key = "k";
+                if (fast) { return default; }
+                return Slow();
+                async ValueTask<int> Slow() => await Load(Key);
+            }
+            """));
+
     public static TheoryData<string> BrokenCode => new()
     {
         { "ValueTask<int> Get(string key) { if (key.Length == 0) return default; return Slow(); async ValueTask<int> Slow() => await Load(key }" },

@@ -24,9 +24,11 @@ public class CatalogTests
     }
 
     [Fact]
-    public void Help_links_point_at_the_rule_page()
+    public void No_rule_ships_a_placeholder_help_link_and_each_has_its_page()
     {
-        Assert.All(All, d => Assert.EndsWith($"/docs/rules/{d.Id}.md", d.HelpLinkUri, StringComparison.Ordinal));
+        // No public address exists for the rule pages yet: no link beats a fake one printed on every warning.
+        Assert.All(All, d => Assert.Equal(string.Empty, d.HelpLinkUri));
+        Assert.All(All, d => Assert.True(File.Exists(Path.Combine(RepositoryRoot(), "docs", "rules", d.Id + ".md")), d.Id));
     }
 
     [Fact]

@@ -59,6 +59,8 @@ public sealed class CommandLineTests
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "-n", "app")]
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "--", "dotnet", "app.dll")]
     [InlineData("monitor needs exactly one target", "monitor")]
+    [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "0")]
+    [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "-5")]
     [InlineData("Required argument missing for command: 'report'", "report")]
     [InlineData("Required command was not provided", new string[0])]
     public async Task Usage_errors_exit_2_with_one_line(string message, params string[] args)
@@ -102,6 +104,7 @@ public sealed class CommandLineTests
         {
             // The README's table spells the same meaning, with code formatting and without the final period.
             var words = meaning.TrimEnd('.').Replace("DOTNET_EnableDiagnostics=0", "`DOTNET_EnableDiagnostics=0`", StringComparison.Ordinal)
+                .Replace("DOTNET_EnableDiagnostics_IPC=0", "`DOTNET_EnableDiagnostics_IPC=0`", StringComparison.Ordinal)
                 .Replace("(-o)", "(`-o`)", StringComparison.Ordinal).Replace("with -p", "with `-p`", StringComparison.Ordinal)
                 .Replace("(collect -- <command>:", "(`collect -- <command>`:", StringComparison.Ordinal);
             Assert.Contains($"| {(int)code} | {words} |", readme, StringComparison.Ordinal);

@@ -96,4 +96,33 @@ public sealed class RenderingTests
         ReportWriter.Write(Report, null, format, writer, isTerminal: false);
         return writer.ToString();
     }
+
+    [Theory]
+    [InlineData(100)]
+    [InlineData(130)]
+    public void A_terminal_table_fits_its_width_with_names_shortened_in_the_middle_and_columns_aligned(int width)
+    {
+        using var writer = new StringWriter();
+        ConsoleTableWriter.Write(ReportDocument.Create(Report), writer, isTerminal: true, width);
+        var lines = System.Text.RegularExpressions.Regex.Replace(writer.ToString(), "\u001b\\[[0-9;?]*[A-Za-z]", "").Split('\n').Select(l => l.TrimEnd('\r')).ToList();
+
+        Assert.All(lines, l => Assert.True(l.Length <= width, $"{l.Length} > {width}: {l}"));
+        // Whole on a line of its own, or shortened in the middle beside its figures: the start says where, the end which method.
+        var name = Assert.Single(lines, l => l.Contains("Contoso.Pri", StringComparison.Ordinal) && l.Contains("SymbolAsync", StringComparison.Ordinal));
+        Assert.True(name.Contains(LongName, StringComparison.Ordinal) || name.Contains('…', StringComparison.Ordinal), name);
+        // The figures line up under their headers (right-aligned numbers end where the header ends).
+        var header = lines.Single(l => l.Contains("Bytes/call", StringComparison.Ordinal));
+        var figures = lines[lines.IndexOf(name) + (name.Contains("1,000", StringComparison.Ordinal) ? 0 : 1)];
+        Assert.Matches(@"1,000\s+112\s+1\.0\s+1\.0\s+109\.4 KB\s+100\.0 %\s+±5\.0 %\s+allocations\+hops", figures);
+        Assert.Equal(header.IndexOf("Calls", StringComparison.Ordinal) + "Calls".Length, figures.IndexOf("1,000", StringComparison.Ordinal) + "1,000".Length);
+        Assert.Equal(header.IndexOf("Total bytes", StringComparison.Ordinal) + "Total bytes".Length, figures.IndexOf("109.4 KB", StringComparison.Ordinal) + "109.4 KB".Length);
+    }
+
+    [Fact]
+    public void Shortening_keeps_the_end_longer_than_the_start()
+    {
+        Assert.Equal("Contoso.Pri….GetPriceAsync", ConsoleTableWriter.ShortenMiddle("Contoso.Pricing.Service.GetPriceAsync", 26));
+        Assert.Equal("Contos…enSymbolAsync", ConsoleTableWriter.ShortenMiddle("Contoso.Pricing.GetOrAddPriceForTheGivenSymbolAsync", 20));
+        Assert.Equal("Short.RunAsync", ConsoleTableWriter.ShortenMiddle("Short.RunAsync", 20));
+    }
 }

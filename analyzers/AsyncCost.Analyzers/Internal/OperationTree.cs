@@ -26,6 +26,16 @@ internal static class OperationTree
         }
     }
 
+    /// <summary>The root of the operation's tree: the body of the member it belongs to.</summary>
+    public static IOperation Root(IOperation operation)
+    {
+        while (operation.Parent is { } parent)
+        {
+            operation = parent;
+        }
+        return operation;
+    }
+
     /// <summary>An await anywhere in the operation, outside lambdas and local functions.</summary>
     public static bool ContainsAwait(IOperation root)
     {

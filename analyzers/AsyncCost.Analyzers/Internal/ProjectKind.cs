@@ -26,7 +26,7 @@ internal static class ProjectKind
             ? outputType.Equals("Library", StringComparison.OrdinalIgnoreCase) || outputType.Equals("Module", StringComparison.OrdinalIgnoreCase)
             : compilation.Options.OutputKind is OutputKind.DynamicallyLinkedLibrary or OutputKind.NetModule;
 
-    /// <summary>A test project: <c>IsTestProject</c> when the build sets it, otherwise a reference to a test framework.</summary>
+    /// <summary>A test project: <c>IsTestProject</c> set by the test SDK, or a reference to a test framework.</summary>
     public static bool IsTestProject(Compilation compilation, AnalyzerOptions options)
     {
         if (RuleOptions.BuildProperty(options, "IsTestProject") is { } isTest)

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace AsyncCost.Analyzers.Internal;
 
@@ -61,6 +62,23 @@ internal sealed class WellKnownAsyncTypes
 
     /// <summary>Task, Task&lt;T&gt;, ValueTask or ValueTask&lt;T&gt;.</summary>
     public bool IsTaskLike(ITypeSymbol? type) => IsTask(type) || IsValueTask(type);
+
+    /// <summary>
+    /// A task that has completed where it is made: <c>Task.CompletedTask</c>, <c>Task.FromResult/FromException/FromCanceled</c>,
+    /// <c>default(ValueTask)</c>, <c>new ValueTask&lt;T&gt;(value)</c> (not one wrapping a task or an IValueTaskSource).
+    /// </summary>
+    public bool IsCompletedByConstruction(IOperation? value) => value switch
+    {
+        IInvocationOperation { TargetMethod: { IsStatic: true, Name: "FromResult" or "FromException" or "FromCanceled" } method } =>
+            SymbolEqualityComparer.Default.Equals(method.ContainingType, Task),
+        IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } =>
+            SymbolEqualityComparer.Default.Equals(property.ContainingType, Task),
+        IObjectCreationOperation { Arguments.Length: 1 } creation => IsValueTask(creation.Type)
+            && !IsTask(creation.Arguments[0].Value.Type)
+            && creation.Arguments[0].Parameter?.Type.TypeKind != TypeKind.Interface,
+        IDefaultValueOperation @default => IsValueTask(@default.Type),
+        _ => false,
+    };
 
     /// <summary>Task&lt;T&gt; exactly (the generic definition), for rules about result-carrying tasks.</summary>
     public bool IsGenericTask(ITypeSymbol? type) =>

@@ -118,7 +118,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             if (first is not null)
             {
                 context.ReportDiagnostic(DiagnosticFactory.Create(
-                    Descriptors.AwaitInLoop, first.Syntax.GetLocation(), context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
+                    Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
             }
         }
 

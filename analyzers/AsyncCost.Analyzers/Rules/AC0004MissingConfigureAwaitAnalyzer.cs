@@ -250,6 +250,6 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         }
 
         private static void Report(OperationAnalysisContext context, Location location) =>
-            context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.ContainingSymbol));
+            context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.Operation, context.ContainingSymbol));
     }
 }

@@ -49,7 +49,7 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         {
             return;
         }
-        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), context.ContainingSymbol));
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol));
     }
 
     private static bool IsForcedYield(IOperation awaited, WellKnownAsyncTypes types)

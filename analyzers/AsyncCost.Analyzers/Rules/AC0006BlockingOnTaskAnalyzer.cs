@@ -6,6 +6,7 @@ using System.Runtime.CompilerServices;
 using System.Threading;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -13,10 +14,13 @@ namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
 /// AC0006: <c>.Result</c>, <c>.Wait()</c>, <c>.GetAwaiter().GetResult()</c>, <c>Task.WaitAll/WaitAny</c> on a task
-/// not known to be complete. Known complete: an earlier await of it (or of a <c>WhenAll</c> holding it, or an
-/// earlier blocking wait, which is the one reported), an enclosing or early-exit <c>IsCompleted</c>-family check
-/// (vs-threading#301), the antecedent inside its <c>ContinueWith</c>, and tasks complete by construction
-/// (<c>Task.FromResult</c>, the result of <c>await Task.WhenAny</c>). A synchronous console <c>Main</c> is exempt.
+/// not known to be complete. Known complete: an earlier await of it (or of a <c>WhenAll</c> holding it), an
+/// enclosing or early-exit <c>IsCompleted</c>-family, <c>Status</c> or successful timed-<c>Wait</c> check
+/// (vs-threading#301), the antecedent inside its <c>ContinueWith</c> or awaiter callback, an event waited on that
+/// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
+/// <c>await Task.WhenAny</c>, a <c>bool async</c> method called with <c>false</c>). An earlier reported wait on the
+/// same task makes it known too: each task is reported once. A synchronous console <c>Main</c> is exempt; in a test
+/// project only blocking that an <c>await</c> could replace is reported, and timed probes are not.
 /// Only a method with a blocking call is walked for these facts, once, however many blocking calls it has.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
@@ -31,6 +35,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>WaitAny and the WaitAll overloads with a timeout or token: reported, with no mechanical fix.</summary>
     public const string WaitAnyKind = "WaitAny";
 
+    /// <summary>Set when the awaited task should be configured (library code outside UI types), so the fix's await is clean under AC0004.</summary>
+    public const string ConfigureAwaitProperty = "AsyncCostConfigureAwait";
+
     private static readonly string[] CompletionProperties = { "IsCompleted", "IsCompletedSuccessfully", "IsFaulted", "IsCanceled" };
 
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.BlockingOnTask);
@@ -41,7 +48,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
-            var types = new Types(start.Compilation);
+            var types = new Types(start.Compilation, start.Options);
             if (!types.Async.HasTasks)
             {
                 return;
@@ -61,26 +68,34 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
     private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
     {
-        if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
+        if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, types, entryPoint))
         {
             return;
         }
-        var body = context.Operation;
-        while (body.Parent is { } parent)
-        {
-            body = parent;
-        }
-        var facts = factsByBody.GetValue(body, root => new BlockFacts(types, root));
+        var facts = factsByBody.GetValue(OperationTree.Root(context.Operation), root => new BlockFacts(types, root));
         if (use.Subjects.All(s => facts.IsKnownComplete(s, use.Operation)))
         {
             return;
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
+        if (types.ConfiguresAwaits(context.ContainingSymbol.ContainingType))
+        {
+            properties = properties.Add(ConfigureAwaitProperty, "true");
+        }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingOnTask, use.Operation.Syntax.GetLocation(), context.ContainingSymbol, properties, use.Display));
+            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, use.Instead));
     }
 
-    private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Lazy<IMethodSymbol?> entryPoint)
+    // The squiggle goes on the blocking member's name (`Result`, `Wait`, `GetResult`, `WaitAll`), not the whole chain.
+    private static Location NameLocation(SyntaxNode syntax) => syntax switch
+    {
+        InvocationExpressionSyntax invocation => NameLocation(invocation.Expression),
+        MemberAccessExpressionSyntax access => access.Name.GetLocation(),
+        MemberBindingExpressionSyntax binding => binding.Name.GetLocation(),
+        _ => syntax.GetLocation(),
+    };
+
+    private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Types types, Lazy<IMethodSymbol?> entryPoint)
     {
         for (var current = use.Operation.Parent; current is not null; current = current.Parent)
         {
@@ -88,6 +103,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             {
                 return true;
             }
+        }
+        // A test blocks on purpose where it cannot await (a synchronous test exercising an async API) and when it
+        // probes with a timeout (`t.Wait(20).ShouldBeFalse()`); where an await fits, blocking is still reported.
+        if (types.IsTestProject && (!AwaitPlacement.CanAwait(use.Operation, containingSymbol) || use.IsProbe))
+        {
+            return true;
         }
         // A synchronous Main has nothing to return to: blocking there is how a sync entry point waits.
         return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
@@ -101,7 +122,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         {
             var type = reference.Property.ContainingType.OriginalDefinition;
             return SymbolEqualityComparer.Default.Equals(type, types.Async.TaskOfT) || SymbolEqualityComparer.Default.Equals(type, types.Async.ValueTaskOfT)
-                ? new BlockingUse(reference, ResultKind, ".Result", ImmutableArray.Create(new Subject(task)), completesSubjects: false)
+                ? new BlockingUse(reference, ResultKind, ".Result", "await it", ImmutableArray.Create(new Subject(types.Underlying(task))))
                 : null;
         }
         if (operation is not IInvocationOperation invocation)
@@ -112,28 +133,26 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         switch (method.Name)
         {
             case "Wait" when !method.IsStatic && invocation.Instance is { } waited && types.Async.IsTask(method.ContainingType)
-                && WaitTimeouts.Of(invocation, types.TimeSpan) != WaitTimeouts.Kind.Zero:
-                return new BlockingUse(invocation, WaitKind, ".Wait()", ImmutableArray.Create(new Subject(waited)), completesSubjects: method.ReturnsVoid);
+                && WaitTimeouts.Of(invocation, types.TimeSpan) is not WaitTimeouts.Kind.Zero and var timeout:
+                return new BlockingUse(invocation, WaitKind, ".Wait()", "await it", ImmutableArray.Create(new Subject(types.Underlying(waited))), IsProbe(invocation, timeout));
             case "GetResult" when invocation.Instance is { } awaiter && types.Awaiters.Contains(method.ContainingType.OriginalDefinition):
-                return new BlockingUse(invocation, GetResultKind, ".GetAwaiter().GetResult()", ImmutableArray.Create(new Subject(TaskBehindAwaiter(awaiter, types))), completesSubjects: true);
-            case "WaitAll" or "WaitAny" when types.IsTaskStatic(method, method.Name) && WaitTimeouts.Of(invocation, types.TimeSpan) != WaitTimeouts.Kind.Zero:
+                return new BlockingUse(invocation, GetResultKind, ".GetAwaiter().GetResult()", "await it", ImmutableArray.Create(new Subject(types.TaskBehindAwaiter(awaiter))));
+            case "WaitAll" or "WaitAny" when types.IsTaskStatic(method, method.Name) && WaitTimeouts.Of(invocation, types.TimeSpan) is not WaitTimeouts.Kind.Zero and var timeout:
                 var isAll = method.Name == "WaitAll";
                 // Only WaitAll(params Task[]) has a WhenAll twin with the same arguments and no result.
                 var kind = isAll && method.Parameters.Length == 1 && method.ReturnsVoid ? WaitAllKind : WaitAnyKind;
-                return new BlockingUse(invocation, kind, "Task." + method.Name, TaskArguments(invocation), completesSubjects: isAll && method.ReturnsVoid);
+                return new BlockingUse(invocation, kind, "Task." + method.Name, isAll ? "await Task.WhenAll" : "await Task.WhenAny", TaskArguments(invocation, types), IsProbe(invocation, timeout));
             default:
                 return null;
         }
     }
 
-    // `t.GetAwaiter()` and `t.ConfigureAwait(false).GetAwaiter()` block on t; a stored awaiter is its own subject.
-    private static IOperation TaskBehindAwaiter(IOperation awaiter, Types types) =>
-        TaskReference.Strip(awaiter) is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable }
-            ? ConfigureAwaitCalls.Unwrap(awaitable, types.Async)
-            : awaiter;
+    // A wait with a timeout whose answer is used (`t.Wait(20).ShouldBeFalse()`, `Assert.False(t.Wait(20))`): in a test, a probe.
+    private static bool IsProbe(IInvocationOperation wait, WaitTimeouts.Kind timeout) =>
+        timeout == WaitTimeouts.Kind.NonZero && !wait.TargetMethod.ReturnsVoid && wait.Parent is not IExpressionStatementOperation;
 
     // Task.WaitAll(a, b) / WhenAll(a, b): the params elements; WaitAll(tasks) / WhenAll(list): the elements of the collection.
-    private static ImmutableArray<Subject> TaskArguments(IInvocationOperation invocation)
+    private static ImmutableArray<Subject> TaskArguments(IInvocationOperation invocation, Types types)
     {
         var tasks = ImmutableArray.CreateBuilder<Subject>();
         foreach (var argument in invocation.Arguments)
@@ -144,7 +163,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
             if (argument.ArgumentKind == ArgumentKind.ParamArray && argument.Value is IArrayCreationOperation { Initializer: { } initializer })
             {
-                tasks.AddRange(initializer.ElementValues.Select(value => new Subject(value)));
+                tasks.AddRange(initializer.ElementValues.Select(value => new Subject(types.Underlying(value))));
             }
             else if (type is IArrayTypeSymbol || type.OriginalDefinition.SpecialType == SpecialType.System_Collections_Generic_IEnumerable_T || type.Name == "ReadOnlySpan")
             {
@@ -154,16 +173,19 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         return tasks.ToImmutable();
     }
 
+    /// <summary>What the rule resolves once per compilation: types, the project's kind, and the callees of the <c>bool async</c> idiom.</summary>
     private sealed class Types
     {
-        public Types(Compilation compilation)
+        private readonly Lazy<UiTypes> _uiTypes;
+
+        public Types(Compilation compilation, AnalyzerOptions options)
         {
             Async = WellKnownAsyncTypes.Create(compilation);
             TaskStatus = compilation.GetTypeByMetadataName("System.Threading.Tasks.TaskStatus");
             TaskFactory = compilation.GetTypeByMetadataName("System.Threading.Tasks.TaskFactory");
             TaskFactoryOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.TaskFactory`1");
-            Debug = compilation.GetTypeByMetadataName("System.Diagnostics.Debug");
             TimeSpan = compilation.GetTypeByMetadataName("System.TimeSpan");
+            Unsafe = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.Unsafe");
             var awaiters = ImmutableHashSet.CreateBuilder<INamedTypeSymbol>(SymbolEqualityComparer.Default);
             foreach (var name in new[]
             {
@@ -181,21 +203,72 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 }
             }
             Awaiters = awaiters.ToImmutable();
+            IsTestProject = ProjectKind.IsTestProject(compilation, options);
+            IsLibrary = ProjectKind.IsLibrary(compilation, options);
+            _uiTypes = new Lazy<UiTypes>(() => UiTypes.Create(compilation), LazyThreadSafetyMode.ExecutionAndPublication);
+            AsyncFlag = new AsyncFlag(compilation, Async);
         }
 
         public WellKnownAsyncTypes Async { get; }
         public INamedTypeSymbol? TaskStatus { get; }
         public INamedTypeSymbol? TaskFactory { get; }
         public INamedTypeSymbol? TaskFactoryOfT { get; }
-        public INamedTypeSymbol? Debug { get; }
         public INamedTypeSymbol? TimeSpan { get; }
+        public INamedTypeSymbol? Unsafe { get; }
         public ImmutableHashSet<INamedTypeSymbol> Awaiters { get; }
+        public bool IsTestProject { get; }
+        public bool IsLibrary { get; }
+        public AsyncFlag AsyncFlag { get; }
+
+        /// <summary>Whether an await written in this type should carry ConfigureAwait(false): library code, not a UI type (AC0004's rule).</summary>
+        public bool ConfiguresAwaits(INamedTypeSymbol? type) => IsLibrary && !_uiTypes.Value.IsUiType(type);
 
         public bool IsTaskStatic(IMethodSymbol method, string name) =>
             method.IsStatic && method.Name == name && SymbolEqualityComparer.Default.Equals(method.ContainingType, Async.Task);
 
         public bool IsTaskFactory(ITypeSymbol type) =>
             SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, TaskFactory) || SymbolEqualityComparer.Default.Equals(type.OriginalDefinition, TaskFactoryOfT);
+
+        /// <summary>
+        /// The task a blocking call really waits on, through what passes it along unchanged: <c>ConfigureAwait</c>,
+        /// <c>ValueTask.Preserve()</c> and <c>AsTask()</c>, <c>new ValueTask&lt;T&gt;(task)</c>, <c>Unsafe.As&lt;T&gt;(task)</c>, casts.
+        /// </summary>
+        public IOperation Underlying(IOperation operation)
+        {
+            while (true)
+            {
+                var current = ConfigureAwaitCalls.Unwrap(TaskReference.Strip(operation)!, Async);
+                var next = current switch
+                {
+                    IInvocationOperation { TargetMethod.Name: "Preserve" or "AsTask", Instance: { } valueTask } when Async.IsValueTask(valueTask.Type) => valueTask,
+                    IInvocationOperation { TargetMethod: { Name: "As", IsStatic: true } method, Arguments.Length: 1 } call
+                        when SymbolEqualityComparer.Default.Equals(method.ContainingType, Unsafe) => call.Arguments[0].Value,
+                    IObjectCreationOperation { Arguments.Length: 1 } creation when Async.IsValueTask(creation.Type) && Async.IsTask(creation.Arguments[0].Value.Type) =>
+                        creation.Arguments[0].Value,
+                    _ => null,
+                };
+                if (next is null)
+                {
+                    return TaskReference.Strip(current)!;
+                }
+                operation = next;
+            }
+        }
+
+        // `t.GetAwaiter()` and `t.ConfigureAwait(false).GetAwaiter()` block on t; a stored awaiter is its own subject.
+        public IOperation TaskBehindAwaiter(IOperation awaiter) =>
+            TaskReference.Strip(awaiter) is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable }
+                ? Underlying(awaitable)
+                : awaiter;
+
+        public bool IsCompleteByConstruction(IOperation? value) => value switch
+        {
+            _ when Async.IsCompletedByConstruction(value) => true,
+            IInvocationOperation invocation => AsyncFlag.CompletesSynchronously(invocation),
+            // The task WhenAny hands back is the one that completed.
+            IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, Async) is IInvocationOperation whenAny && IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
+            _ => false,
+        };
     }
 
     /// <summary>A task expression, or a collection whose elements are the tasks (<c>Task.WaitAll(tasks)</c>).</summary>
@@ -216,37 +289,49 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>A blocking call and the tasks it blocks on.</summary>
     private sealed class BlockingUse
     {
-        public BlockingUse(IOperation operation, string kind, string display, ImmutableArray<Subject> subjects, bool completesSubjects)
+        public BlockingUse(IOperation operation, string kind, string display, string instead, ImmutableArray<Subject> subjects, bool isProbe = false)
         {
             Operation = operation;
             Kind = kind;
             Display = display;
+            Instead = instead;
             Subjects = subjects;
-            CompletesSubjects = completesSubjects;
+            IsProbe = isProbe;
         }
-
-        /// <summary>True when the call returns only once its tasks completed (no timeout): later uses of them are not reported again.</summary>
-        public bool CompletesSubjects { get; }
 
         public IOperation Operation { get; }
         public string Kind { get; }
         public string Display { get; }
+        /// <summary>What to write instead, for the message: "await it", "await Task.WhenAll".</summary>
+        public string Instead { get; }
         public ImmutableArray<Subject> Subjects { get; }
+
+        /// <summary>WaitAny blocks until one of its tasks completes, not each: it reports none of them for later uses.</summary>
+        public bool CoversSubjects => Operation is not IInvocationOperation { TargetMethod.Name: "WaitAny" };
+
+        /// <summary>A wait with a timeout whose answer is used (<c>t.Wait(20).ShouldBeFalse()</c>): a test's probe.</summary>
+        public bool IsProbe { get; }
     }
 
     /// <summary>"From <see cref="Position"/> on, in this function and the ones nested in it, <see cref="Task"/> has completed".</summary>
     private readonly struct Evidence
     {
-        public Evidence(TaskReference task, IOperation at)
+        public Evidence(TaskReference task, IOperation at, bool isReportedWait = false)
         {
             Task = task;
+            At = at;
             Position = at.Syntax.Span.End;
             Function = OperationScopes.EnclosingFunction(at);
+            IsReportedWait = isReportedWait;
         }
 
         public TaskReference Task { get; }
+        public IOperation At { get; }
         public int Position { get; }
         public IOperation? Function { get; }
+
+        /// <summary>An earlier blocking call on the task, which speaks for it only where it is itself reported (not guarded).</summary>
+        public bool IsReportedWait { get; }
     }
 
     /// <summary>What one method body says about its tasks: where each is known complete, and where variables are reassigned.</summary>
@@ -256,6 +341,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private readonly List<Evidence> _evidence = new();
         private readonly List<(ISymbol Variable, int Position)> _assignments = new();
         private readonly Dictionary<ISymbol, ImmutableArray<TaskReference>> _whenAllLocals = new(SymbolEqualityComparer.Default);
+        // Events a completion callback sets (`awaiter.OnCompleted(() => done.Set())`), with the tasks whose completion sets them.
+        private readonly List<(TaskReference Event, ImmutableArray<TaskReference> Tasks)> _completionSignals = new();
+        // Locals holding an awaiter (`var awaiter = t.GetAwaiter();`), with the task behind it.
+        private readonly Dictionary<ISymbol, TaskReference> _awaiterLocals = new(SymbolEqualityComparer.Default);
 
         public BlockFacts(Types types, IOperation body)
         {
@@ -267,11 +356,17 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     case IAwaitOperation awaitOperation:
                         OnAwait(awaitOperation);
                         break;
-                    case IInvocationOperation when Classify(operation, types) is { CompletesSubjects: true } wait:
+                    case IInvocationOperation or IPropertyReferenceOperation when Classify(operation, types) is { CoversSubjects: true } wait:
                         foreach (var subject in wait.Subjects)
                         {
-                            AddEvidence(subject, operation);
+                            if (subject.Reference is { } reference)
+                            {
+                                _evidence.Add(new Evidence(reference, operation, isReportedWait: true));
+                            }
                         }
+                        break;
+                    case IInvocationOperation invocation:
+                        OnInvocation(invocation);
                         break;
                     case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator:
                         OnStore(declarator.Symbol, TaskReference.OfVariable(declarator.Symbol), value, declarator);
@@ -285,10 +380,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         private void OnAwait(IAwaitOperation awaitOperation)
         {
-            var awaited = ConfigureAwaitCalls.Unwrap(awaitOperation.Operation, _types.Async);
+            var awaited = _types.Underlying(awaitOperation.Operation);
             if (awaited is IInvocationOperation whenAll && _types.IsTaskStatic(whenAll.TargetMethod, "WhenAll"))
             {
-                foreach (var task in TaskArguments(whenAll))
+                foreach (var task in TaskArguments(whenAll, _types))
                 {
                     AddEvidence(task, awaitOperation);
                 }
@@ -299,17 +394,69 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
+        // A callback run on completion that sets an event (`awaiter.UnsafeOnCompleted(() => done.Set())`), and a later
+        // untimed wait on that event (`done.Wait()`): after the wait, the task has completed.
+        private void OnInvocation(IInvocationOperation invocation)
+        {
+            switch (invocation.TargetMethod.Name)
+            {
+                case "OnCompleted" or "UnsafeOnCompleted" or "ContinueWith" when invocation.Instance is { } source:
+                    var tasks = CompletedIn(source);
+                    foreach (var argument in invocation.Arguments)
+                    {
+                        if (TaskReference.Strip(argument.Value) is IDelegateCreationOperation { Target: IAnonymousFunctionOperation callback })
+                        {
+                            foreach (var set in callback.Body.Descendants().OfType<IInvocationOperation>())
+                            {
+                                if (set.TargetMethod.Name == "Set" && TaskReference.Of(set.Instance) is { } signalled && !tasks.IsEmpty)
+                                {
+                                    _completionSignals.Add((signalled, tasks));
+                                }
+                            }
+                        }
+                    }
+                    break;
+                case "Wait" or "WaitOne" when WaitTimeouts.Of(invocation, _types.TimeSpan) == WaitTimeouts.Kind.None && TaskReference.Of(invocation.Instance) is { } waited:
+                    foreach (var (signalled, completed) in _completionSignals)
+                    {
+                        if (signalled.Equals(waited))
+                        {
+                            foreach (var task in completed)
+                            {
+                                _evidence.Add(new Evidence(task, invocation));
+                            }
+                        }
+                    }
+                    break;
+            }
+        }
+
+        // The tasks a completion callback registered on `source` proves complete: an awaiter (stored or `t.GetAwaiter()`) and its task, or the antecedent.
+        private ImmutableArray<TaskReference> CompletedIn(IOperation source)
+        {
+            var sourceReference = TaskReference.Of(source);
+            var storedAwaiterTask = sourceReference is not null && _awaiterLocals.TryGetValue(sourceReference.Root, out var behind) ? behind : null;
+            return new[] { sourceReference, storedAwaiterTask, TaskReference.Of(_types.TaskBehindAwaiter(source)), TaskReference.Of(_types.Underlying(source)) }
+                .OfType<TaskReference>()
+                .Distinct()
+                .ToImmutableArray();
+        }
+
         private void OnStore(ISymbol variable, TaskReference target, IOperation value, IOperation at)
         {
             _assignments.Add((variable, at.Syntax.SpanStart));
             var stripped = TaskReference.Strip(value);
-            if (IsCompleteByConstruction(stripped))
+            if (_types.IsCompleteByConstruction(stripped))
             {
                 _evidence.Add(new Evidence(target, at));
             }
             if (variable is ILocalSymbol && stripped is IInvocationOperation invocation && _types.IsTaskStatic(invocation.TargetMethod, "WhenAll"))
             {
-                _whenAllLocals[variable] = TaskArguments(invocation).Select(t => t.Reference).OfType<TaskReference>().ToImmutableArray();
+                _whenAllLocals[variable] = TaskArguments(invocation, _types).Select(t => t.Reference).OfType<TaskReference>().ToImmutableArray();
+            }
+            if (variable is ILocalSymbol && stripped is IInvocationOperation { TargetMethod.Name: "GetAwaiter" } && TaskReference.Of(_types.TaskBehindAwaiter(stripped)) is { } awaited)
+            {
+                _awaiterLocals[variable] = awaited;
             }
         }
 
@@ -323,7 +470,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         public bool IsKnownComplete(Subject subject, IOperation use)
         {
-            if (!subject.IsCollection && IsCompleteByConstruction(TaskReference.Strip(subject.Operation)))
+            if (!subject.IsCollection && _types.IsCompleteByConstruction(TaskReference.Strip(subject.Operation)))
             {
                 return true;
             }
@@ -335,20 +482,20 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         }
 
         // Enclosing checks: `if (t.IsCompleted) … t.Result`, `t.IsCompletedSuccessfully ? t.Result : …`,
-        // `if (!t.IsCompleted) return …;` before the use, and the antecedent of a continuation.
+        // `if (!t.IsCompleted) return …;` or `if (!t.Wait(timeout)) throw …;` before the use, `case TaskStatus.RanToCompletion:`,
+        // and the antecedent of a continuation.
         private bool IsGuarded(TaskReference task, IOperation use)
         {
+            if (EnclosingConditions.Of(use, crossFunctions: true).Any(known => EnclosingConditions.Implies(known.Condition, known.Value, (leaf, value) => ImpliesComplete(leaf, task, value))))
+            {
+                return true;
+            }
             for (IOperation child = use, parent = use.Parent!; parent is not null; child = parent, parent = parent.Parent!)
             {
                 switch (parent)
                 {
-                    case IConditionalOperation conditional when child == conditional.WhenTrue && Implies(conditional.Condition, task, true):
-                    case IConditionalOperation conditional2 when child == conditional2.WhenFalse && Implies(conditional2.Condition, task, false):
-                    case IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd } conjunction when child == conjunction.RightOperand && Implies(conjunction.LeftOperand, task, true):
-                    case IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalOr } disjunction when child == disjunction.RightOperand && Implies(disjunction.LeftOperand, task, false):
-                        return true;
-                    case IBlockOperation block when block.Operations.TakeWhile(s => s != child).Any(s => EstablishesCompletion(s, task)):
-                        return true;
+                    case ISwitchCaseOperation { Parent: ISwitchOperation { Value: var status } } section when section.Clauses.All(IsFinalStatusClause) && IsStatusOf(status, task):
+                    case ISwitchExpressionArmOperation { Parent: ISwitchExpressionOperation { Value: var status2 } } arm when child == arm.Value && IsFinalStatusPattern(arm.Pattern) && IsStatusOf(status2, task):
                     case IAnonymousFunctionOperation lambda when IsContinuationOf(lambda, task):
                         return true;
                 }
@@ -356,44 +503,21 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return false;
         }
 
-        // A statement after which the task has completed: an early exit on "not completed", a wait-until-completed loop, Debug.Assert.
-        private bool EstablishesCompletion(IOperation statement, TaskReference task) => statement switch
+        /// <summary>Whether a condition operand having <paramref name="value"/> means the task has completed.</summary>
+        private bool ImpliesComplete(IOperation leaf, TaskReference task, bool value)
         {
-            IConditionalOperation { WhenFalse: null } exit => AlwaysExits(exit.WhenTrue) && Implies(exit.Condition, task, false),
-            IConditionalOperation exit => AlwaysExits(exit.WhenTrue) && Implies(exit.Condition, task, false)
-                || AlwaysExits(exit.WhenFalse!) && Implies(exit.Condition, task, true),
-            IWhileLoopOperation { ConditionIsTop: true, Condition: { } condition } => Implies(condition, task, false),
-            IExpressionStatementOperation { Operation: IInvocationOperation { TargetMethod.Name: "Assert" } assert }
-                when SymbolEqualityComparer.Default.Equals(assert.TargetMethod.ContainingType, _types.Debug) && assert.Arguments.Length > 0 =>
-                Implies(assert.Arguments[0].Value, task, true),
-            _ => false,
-        };
-
-        private static bool AlwaysExits(IOperation operation) => operation switch
-        {
-            IReturnOperation or IThrowOperation or IBranchOperation => true,
-            IExpressionStatementOperation { Operation: IThrowOperation } => true,
-            IBlockOperation { Operations.Length: > 0 } block => AlwaysExits(block.Operations[block.Operations.Length - 1]),
-            _ => false,
-        };
-
-        /// <summary>Whether <paramref name="condition"/> evaluating to <paramref name="value"/> means the task has completed.</summary>
-        private bool Implies(IOperation condition, TaskReference task, bool value)
-        {
-            switch (TaskReference.Strip(condition))
+            switch (leaf)
             {
-                case IUnaryOperation { OperatorKind: UnaryOperatorKind.Not } negation:
-                    return Implies(negation.Operand, task, !value);
-                case IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd } conjunction when value:
-                    return Implies(conjunction.LeftOperand, task, true) || Implies(conjunction.RightOperand, task, true);
-                case IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalOr } disjunction when !value:
-                    return Implies(disjunction.LeftOperand, task, false) || Implies(disjunction.RightOperand, task, false);
-                case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
-                    var equalsWhen = comparison.OperatorKind == BinaryOperatorKind.Equals ? value : !value;
-                    return ImpliesComparison(comparison.LeftOperand, comparison.RightOperand, task, equalsWhen)
-                        || ImpliesComparison(comparison.RightOperand, comparison.LeftOperand, task, equalsWhen);
                 case IPropertyReferenceOperation property when value && Array.IndexOf(CompletionProperties, property.Property.Name) >= 0:
                     return task.Equals(TaskReference.Of(property.Instance));
+                // `t.Wait(timeout)` returned true: the task completed within the timeout.
+                case IInvocationOperation { TargetMethod: { Name: "Wait", IsStatic: false, ReturnType.SpecialType: SpecialType.System_Boolean } method, Instance: { } waited }
+                    when value && _types.Async.IsTask(method.ContainingType):
+                    return task.Equals(TaskReference.Of(_types.Underlying(waited)));
+                case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
+                    var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
+                    return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
+                        || IsFinalStatus(comparison.LeftOperand) && IsStatusOf(comparison.RightOperand, task));
                 case IIsPatternOperation isPattern:
                     return PatternImplies(isPattern.Value, isPattern.Pattern, task, value);
                 default:
@@ -401,15 +525,15 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        // `t.IsCompleted is true`, `t.IsCompleted is not false`, `t is { IsCompletedSuccessfully: true }`.
+        // `t is { IsCompletedSuccessfully: true }`, `t is not { IsCompleted: false }`, `t.Status is TaskStatus.RanToCompletion`.
         private bool PatternImplies(IOperation input, IPatternOperation pattern, TaskReference task, bool matched)
         {
             switch (pattern)
             {
                 case INegatedPatternOperation negated:
                     return PatternImplies(input, negated.Pattern, task, !matched);
-                case IConstantPatternOperation { Value.ConstantValue: { HasValue: true, Value: bool constant } }:
-                    return Implies(input, task, matched ? constant : !constant);
+                case IConstantPatternOperation constant when matched && IsFinalStatusPattern(constant):
+                    return IsStatusOf(input, task);
                 case IRecursivePatternOperation recursive when matched && task.Equals(TaskReference.Of(input)):
                     return recursive.PropertySubpatterns.Any(sub =>
                         sub.Member is IPropertyReferenceOperation member
@@ -420,38 +544,43 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        // `t.IsCompleted == true`, `t.IsCompleted != false`, `t.Status == TaskStatus.RanToCompletion` (any final status).
-        private bool ImpliesComparison(IOperation side, IOperation constant, TaskReference task, bool equal)
+        private static bool IsStatusOf(IOperation operation, TaskReference task) =>
+            TaskReference.Strip(operation) is IPropertyReferenceOperation { Property.Name: "Status" } status && task.Equals(TaskReference.Of(status.Instance));
+
+        // RanToCompletion = 5, Canceled = 6, Faulted = 7: the statuses of a completed task.
+        private bool IsFinalStatus(IOperation operation)
         {
-            var stripped = TaskReference.Strip(constant)!;
-            var value = stripped.ConstantValue;
-            if (!value.HasValue)
-            {
-                return false;
-            }
-            if (value.Value is bool flag)
-            {
-                return Implies(side, task, equal ? flag : !flag);
-            }
-            return equal
-                && TaskReference.Strip(side) is IPropertyReferenceOperation { Property.Name: "Status" } status
-                && SymbolEqualityComparer.Default.Equals(stripped.Type, _types.TaskStatus)
-                && value.Value is int and >= 5 // RanToCompletion = 5, Canceled = 6, Faulted = 7
-                && task.Equals(TaskReference.Of(status.Instance));
+            var constant = TaskReference.Strip(operation)!;
+            return constant.ConstantValue is { HasValue: true, Value: int and >= 5 } && SymbolEqualityComparer.Default.Equals(constant.Type, _types.TaskStatus);
         }
 
-        // Inside `antecedent.ContinueWith(a => …)` both `a` and `antecedent` have completed; so have the tasks
-        // handed to TaskFactory.ContinueWhenAll/ContinueWhenAny's continuation.
+        private bool IsFinalStatusPattern(IPatternOperation pattern) => pattern is IConstantPatternOperation constant && IsFinalStatus(constant.Value);
+
+        private bool IsFinalStatusClause(ICaseClauseOperation clause) => clause switch
+        {
+            ISingleValueCaseClauseOperation single => IsFinalStatus(single.Value),
+            IPatternCaseClauseOperation { Guard: null } patternClause => IsFinalStatusPattern(patternClause.Pattern),
+            _ => false,
+        };
+
+        // Inside `antecedent.ContinueWith(a => …)` both `a` and `antecedent` have completed; so has the awaiter (and its
+        // task) in `awaiter.OnCompleted(() => …)`, and the tasks handed to TaskFactory.ContinueWhenAll/ContinueWhenAny's continuation.
         private bool IsContinuationOf(IAnonymousFunctionOperation lambda, TaskReference task)
         {
-            if (lambda.Parent?.Parent is not IArgumentOperation { Parent: IInvocationOperation invocation }
-                || lambda.Symbol.Parameters.Length == 0)
+            if (lambda.Parent?.Parent is not IArgumentOperation { Parent: IInvocationOperation invocation })
             {
                 return false;
             }
             var method = invocation.TargetMethod;
-            var parameter = lambda.Symbol.Parameters[0];
-            var isParameter = SymbolEqualityComparer.Default.Equals(task.Root, parameter);
+            if (method.Name is "OnCompleted" or "UnsafeOnCompleted" && invocation.Instance is { } awaiter)
+            {
+                return CompletedIn(awaiter).Contains(task);
+            }
+            if (lambda.Symbol.Parameters.Length == 0)
+            {
+                return false;
+            }
+            var isParameter = SymbolEqualityComparer.Default.Equals(task.Root, lambda.Symbol.Parameters[0]);
             if (method.Name == "ContinueWith" && _types.Async.IsTask(method.ContainingType))
             {
                 return isParameter || task.Equals(TaskReference.Of(invocation.Instance));
@@ -467,7 +596,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 if (evidence.Position <= start
                     && IsVisibleFrom(evidence.Function, use)
                     && (evidence.Task.Equals(task) || HeldByAwaitedWhenAll(evidence.Task, task))
-                    && !ReassignedBetween(evidence.Task.Root, evidence.Position, start))
+                    && !ReassignedBetween(evidence.Task.Root, evidence.Position, start)
+                    && !(evidence.IsReportedWait && IsGuarded(evidence.Task, evidence.At)))
                 {
                     return true;
                 }
@@ -506,21 +636,5 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
             return false;
         }
-
-        private bool IsCompleteByConstruction(IOperation? value) => value switch
-        {
-            IInvocationOperation invocation => _types.IsTaskStatic(invocation.TargetMethod, "FromResult")
-                || _types.IsTaskStatic(invocation.TargetMethod, "FromException")
-                || _types.IsTaskStatic(invocation.TargetMethod, "FromCanceled"),
-            IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } =>
-                SymbolEqualityComparer.Default.Equals(property.ContainingType, _types.Async.Task),
-            // The task WhenAny hands back is the one that completed.
-            IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, _types.Async) is IInvocationOperation whenAny && _types.IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
-            IObjectCreationOperation { Arguments.Length: 1 } creation => _types.Async.IsValueTask(creation.Type)
-                && !_types.Async.IsTask(creation.Arguments[0].Value.Type)
-                && creation.Arguments[0].Parameter?.Type.TypeKind != TypeKind.Interface,
-            IDefaultValueOperation @default => _types.Async.IsValueTask(@default.Type),
-            _ => false,
-        };
     }
 }

@@ -13,7 +13,8 @@ namespace AsyncCost.Analyzers.Rules;
 /// AC0007: a call that parks the thread (Thread.Sleep, WaitHandle.WaitOne, SemaphoreSlim.Wait, …) inside an
 /// async method, async lambda or async local function. The rule matches a fixed list of members, never
 /// "any method with an Async twin" (the heuristic that flags EF Core's in-memory <c>DbSet.Add</c>), and a wait
-/// with a zero timeout is a non-blocking probe, not a wait.
+/// with a zero timeout is a non-blocking probe, not a wait. Not reported: the synchronous arm of a <c>bool async</c>
+/// split (it runs only for the synchronous API), and test projects, where waits sequence the threads a test drives.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
@@ -44,6 +45,12 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            // A test parks threads on purpose (ManualResetEvent choreography, a sleep that lets a timer fire); the
+            // cost this rule counts, a thread-pool worker out of service under load, is not a test's concern.
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return;
+            }
             var table = BuildTable(start.Compilation);
             if (table.Count == 0)
             {
@@ -106,8 +113,9 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         }
         if (!table.TryGetValue(method.ContainingType.OriginalDefinition, out var byName)
             || !byName.TryGetValue(method.Name, out var member)
-            || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true }
-            || !Waits(invocation, timeSpan))
+            || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true } function
+            || !Waits(invocation, timeSpan)
+            || AsyncFlag.IsSynchronousArm(invocation, function))
         {
             return;
         }
@@ -119,7 +127,7 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         }
         var name = method.ContainingType.Name + "." + method.Name;
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), context.ContainingSymbol, properties, name, member.Suggestion));
+            Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), invocation, context.ContainingSymbol, properties, name, member.Suggestion));
     }
 
     // A zero timeout (Wait(0), WaitOne(TimeSpan.Zero), Sleep(0)) returns at once; so does TryTake without a timeout.

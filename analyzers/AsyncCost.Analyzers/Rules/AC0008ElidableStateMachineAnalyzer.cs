@@ -76,7 +76,7 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
             return;
         }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), context.ContainingSymbol, properties, method.Name));
+            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), method, properties, method.Name));
     }
 
     // `return await X;` (also the implicit return of `=> await X`), or `await X;` in a method without a result.

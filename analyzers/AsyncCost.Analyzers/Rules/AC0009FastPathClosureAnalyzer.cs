@@ -59,7 +59,7 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         var (enclosingSymbol, enclosingBody) = enclosing switch
         {
             ILocalFunctionOperation outer => (outer.Symbol, (IOperation?)outer.Body),
-            null => (context.ContainingSymbol as IMethodSymbol, Root(local)),
+            null => (context.ContainingSymbol as IMethodSymbol, OperationTree.Root(local)),
             _ => (null, null), // inside a lambda: the lambda is a delegate allocation already
         };
         if (enclosingSymbol is not { IsAsync: false } || enclosingBody is null || !types.IsTaskLike(enclosingSymbol.ReturnType))
@@ -96,15 +96,6 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         var names = string.Join(", ", paidOnFastPath.Select(c => "'" + c.Name + "'"));
         var location = local.Syntax is LocalFunctionStatementSyntax syntax ? syntax.Identifier.GetLocation() : local.Syntax.GetLocation();
         context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.FastPathClosure, location, context.ContainingSymbol, properties, function.Name, names));
-    }
-
-    private static IOperation Root(IOperation operation)
-    {
-        while (operation.Parent is { } parent)
-        {
-            operation = parent;
-        }
-        return operation;
     }
 
     /// <summary>The returned values of the enclosing function that do not come from the local function (conditional branches split).</summary>
@@ -176,6 +167,8 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         {
             ISymbol? symbol = operation switch
             {
+                // A const local is a compile-time value: the local function gets the constant, nothing is captured.
+                ILocalReferenceOperation { Local.IsConst: true } => null,
                 ILocalReferenceOperation reference => reference.Local,
                 IParameterReferenceOperation reference => reference.Parameter,
                 _ => null,

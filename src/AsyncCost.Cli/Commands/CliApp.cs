@@ -31,6 +31,7 @@ internal static class CliApp
             (MonitorCommand.Create(), MonitorCommand.Help),
             (CompareCommand.Create(), CompareCommand.Help),
             (SchemaCommand.Create(), SchemaCommand.Help),
+            (ProvidersCommand.Create(), ProvidersCommand.Help),
         })
         {
             root.Add(command);
@@ -58,6 +59,12 @@ internal static class CliApp
         {
             // Ctrl+C and SIGTERM are handled by the commands (StopSignal), so a stop is clean rather than a forced exit.
             return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }).ConfigureAwait(false);
+        }
+        catch (NotDotNetProcessException e) when (e.CommandExitCode is > 0 and var commandExitCode)
+        {
+            // A launched command that failed before its runtime started: scripts get its own code, as when it runs.
+            Fail(ExitCode.NotDotNetProcess, e.Message);
+            return commandExitCode;
         }
         catch (AsyncCostException e)
         {

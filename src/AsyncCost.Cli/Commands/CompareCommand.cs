@@ -22,9 +22,16 @@ internal static class CompareCommand
         var after = new Argument<string>("after") { Description = "The second run's JSON report." };
         var operations = new Option<long?>("--operations")
         {
-            Description = "How many operations each run did: figures are then shown per operation.",
+            Description = "How many operations each run did (a positive whole number): figures are then shown per operation.",
             HelpName = "count",
         };
+        operations.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<long?>() is <= 0)
+            {
+                result.AddError("--operations: the operation count must be a positive whole number.");
+            }
+        });
         var format = CommonOptions.Format();
         var command = new Command("compare", "Show two measured runs side by side: bytes, hops and work items (per operation with --operations), context switches per second.")
         {
@@ -34,19 +41,20 @@ internal static class CompareCommand
         {
             var beforePath = parse.GetValue(before)!;
             var afterPath = parse.GetValue(after)!;
-            var document = ComparisonDocument.Create(beforePath, Read(beforePath), afterPath, Read(afterPath), parse.GetValue(operations));
+            var comparison = Comparison.Create(beforePath, Read(beforePath), afterPath, Read(afterPath), parse.GetValue(operations));
             switch (parse.GetValue(format))
             {
                 case ReportFormat.Markdown:
-                    MarkdownWriter.Write(document, Console.Out);
+                    MarkdownWriter.Write(comparison.Document(), Console.Out);
                     break;
                 case ReportFormat.Csv:
+                    CsvWriter.Write(comparison.Raw(), Console.Out);
+                    break;
                 case ReportFormat.Json:
-                    // One table of plain cells: csv serves spreadsheets and scripts alike.
-                    CsvWriter.Write(document.Tables[0], Console.Out);
+                    Console.Out.WriteLine(comparison.Json());
                     break;
                 default:
-                    ConsoleTableWriter.Write(document, Console.Out, isTerminal: !Console.IsOutputRedirected);
+                    ConsoleTableWriter.Write(comparison.Document(), Console.Out, isTerminal: !Console.IsOutputRedirected);
                     break;
             }
 
@@ -60,9 +68,13 @@ internal static class CompareCommand
     {
         try
         {
-            var root = JsonNode.Parse(File.ReadAllText(path));
-            var report = root?["measured"] is JsonObject measured ? measured : root;
-            return AsyncCostReportJson.Deserialize(report?.ToJsonString() ?? "null");
+            if (JsonNode.Parse(File.ReadAllText(path)) is not JsonObject root)
+            {
+                throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so not a report of this tool.");
+            }
+
+            var report = root["measured"] is JsonObject measured ? measured : root;
+            return AsyncCostReportJson.Deserialize(report.ToJsonString());
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
         {

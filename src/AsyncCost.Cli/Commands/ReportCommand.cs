@@ -23,7 +23,8 @@ internal static class ReportCommand
     {
         var traces = new Argument<string[]>("trace")
         {
-            Description = "The .nettrace file(s): one per pass as 'collect -o' writes them (<base>.allocations.nettrace, <base>.hops.nettrace), or a single trace.",
+            Description = "The .nettrace file(s): one per pass as 'collect -o' writes them (<base>.allocations.nettrace, <base>.hops.nettrace), or a single trace. "
+                + "Several traces of one pass (the slices <base>.<pass>.<n>.nettrace) are added up; a file named twice is read once.",
             Arity = ArgumentArity.OneOrMore,
         };
         // An unknown option would otherwise be taken for a file name.
@@ -35,7 +36,7 @@ internal static class ReportCommand
             }
         });
         var format = CommonOptions.Format();
-        var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format).");
+        var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format), plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var sarif = CommonOptions.Sarif();
         var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif };
         command.SetAction((parse, _) => ReportRun.RunAsync(

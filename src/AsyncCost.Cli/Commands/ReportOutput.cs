@@ -7,14 +7,21 @@ namespace AsyncCost.Cli.Commands;
 /// <summary>
 /// Where a report goes: always stdout, and with -o also a file. -o names a base path: the report is written to
 /// "&lt;base&gt;.&lt;format extension&gt;" and a collected trace to "&lt;base&gt;.nettrace" (one file per pass:
-/// "&lt;base&gt;.allocations.nettrace", "&lt;base&gt;.hops.nettrace"). The report file is created before recording starts,
-/// so an unwritable path fails at once instead of after a long session. Beside a report in a text format, -o also
-/// keeps "&lt;base&gt;.json", so a run can be compared with another later ('compare').
+/// "&lt;base&gt;.allocations.nettrace", "&lt;base&gt;.hops.nettrace"). An existing directory is a place, not a name: the
+/// files go inside it as "&lt;dir&gt;/asynccost.*". The report file is created before recording starts, so an
+/// unwritable path fails at once instead of after a long session. Beside a report in a text format, -o also keeps
+/// "&lt;base&gt;.json", so a run can be compared with another later ('compare'). A report file that was never
+/// completed (nothing gathered, or a second Ctrl+C) is deleted rather than left empty.
 /// With --sarif findings, each format shows them ranked by the measured costs.
 /// </summary>
 internal sealed class ReportOutput : IDisposable
 {
     private static readonly string[] KnownExtensions = [".nettrace", ".txt", ".md", ".json", ".csv"];
+
+    /// <summary>The base name of the files -o writes inside an existing directory.</summary>
+    public const string NameInDirectory = "asynccost";
+
+    private readonly Lock _gate = new();
 
     private readonly ReportFormat _format;
     private readonly IReadOnlyList<AnalyzerFinding>? _findings;
@@ -46,6 +53,11 @@ internal sealed class ReportOutput : IDisposable
         }
 
         var fullPath = Path.GetFullPath(outputOption);
+        if (Directory.Exists(fullPath))
+        {
+            fullPath = Path.Combine(fullPath, NameInDirectory);
+        }
+
         var extension = Path.GetExtension(fullPath);
         var basePath = KnownExtensions.Contains(extension, StringComparer.OrdinalIgnoreCase) ? fullPath[..^extension.Length] : fullPath;
         var reportPath = basePath + ReportWriter.FileExtension(format);
@@ -64,32 +76,49 @@ internal sealed class ReportOutput : IDisposable
     {
         var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
         ReportWriter.Write(report, hot, _format, Console.Out, isTerminal: !Console.IsOutputRedirected);
-        if (_file is not null)
+        lock (_gate)
         {
-            using (var writer = new StreamWriter(_file))
+            if (_file is not null)
             {
-                ReportWriter.Write(report, hot, _format, writer, isTerminal: false);
+                using (var writer = new StreamWriter(_file))
+                {
+                    ReportWriter.Write(report, hot, _format, writer, isTerminal: false);
+                }
+
+                _file = null;
+                if (_format != ReportFormat.Json)
+                {
+                    using var json = new StreamWriter(BasePath + ReportWriter.FileExtension(ReportFormat.Json));
+                    ReportWriter.Write(report, hot, ReportFormat.Json, json, isTerminal: false);
+                }
             }
 
-            _file = null;
-            if (_format != ReportFormat.Json)
-            {
-                using var json = new StreamWriter(BasePath + ReportWriter.FileExtension(ReportFormat.Json));
-                ReportWriter.Write(report, hot, ReportFormat.Json, json, isTerminal: false);
-            }
+            _written = true;
         }
+    }
 
-        _written = true;
+    /// <summary>Deletes the report file unless a report was written to it: the tool is ending without one.</summary>
+    public void DiscardUnwritten()
+    {
+        // Not under the lock: a second Ctrl+C while the report is being written must not wait for the write.
+        if (_file is { } file && !_written)
+        {
+            File.Delete(file.Name);
+        }
     }
 
     public void Dispose()
     {
-        // Nothing was gathered: don't leave an empty report file behind.
-        if (_file is not null && !_written)
+        lock (_gate)
         {
-            var path = _file.Name;
-            _file.Dispose();
-            File.Delete(path);
+            // Nothing was gathered: don't leave an empty report file behind.
+            if (_file is not null && !_written)
+            {
+                var path = _file.Name;
+                _file.Dispose();
+                _file = null;
+                File.Delete(path);
+            }
         }
     }
 }

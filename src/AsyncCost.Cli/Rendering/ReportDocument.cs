@@ -95,12 +95,13 @@ internal static class ReportDocument
             lines.Add($"Pass {PassName(pass.Pass)}: {Numbers.Duration(pass.Duration)}, {Numbers.Count(pass.Events)} events, {Numbers.Bytes(pass.Bytes)}"
                 + (pass.ProcessId is { } pid && source.Kind == SourceKind.Launch ? $", pid {pid}" : "")
                 + (pass.AllocationEvent is null ? "" : ", " + pass.AllocationEvent)
+                + (pass.TraceFiles.Count > 1 ? $", {pass.TraceFiles.Count} traces" : "")
                 + (pass.CutShort ? ", cut short" : ""));
         }
 
-        if (source is { Kind: SourceKind.Launch, ExitCode: { } exitCode })
+        if (source.Kind == SourceKind.Launch)
         {
-            lines.Add($"Exit code: {exitCode}");
+            lines.Add(source.ExitCode is { } exitCode ? $"Exit code: {exitCode}" : "Exit code: none (dotnet-asynccost ended the command)");
         }
 
         if (source.Kind != SourceKind.TraceFile && source.TraceFiles.Count > 0)

@@ -4,7 +4,8 @@ namespace AsyncCost.Cli.Terminal;
 
 /// <summary>
 /// Turns Ctrl+C (SIGINT), SIGTERM and a key press into one cancellation, so a session stops cleanly and still reports
-/// what it gathered. A second Ctrl+C is not intercepted: it ends the tool at once, as users expect.
+/// what it gathered. A second Ctrl+C is not intercepted: it ends the tool at once, as users expect, after the
+/// <c>onForcedExit</c> clean-up (e.g. removing a report file that will never be written).
 /// On a terminal the key is read raw (Enter, or 'q' for monitor); with stdin redirected a line stands for the key press,
 /// so scripts and tests can stop a recording by writing a newline.
 /// </summary>
@@ -13,10 +14,12 @@ internal sealed class StopSignal : IDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly PosixSignalRegistration[] _registrations;
     private readonly char _stopKey;
+    private readonly Action? _onForcedExit;
 
-    public StopSignal(char stopKey)
+    public StopSignal(char stopKey, Action? onForcedExit = null)
     {
         _stopKey = stopKey;
+        _onForcedExit = onForcedExit;
         _registrations =
         [
             PosixSignalRegistration.Create(PosixSignal.SIGINT, OnSignal),
@@ -48,6 +51,7 @@ internal sealed class StopSignal : IDisposable
         // First signal: stop cleanly. A repeated one falls through to the default action (terminate).
         if (_stop.IsCancellationRequested)
         {
+            _onForcedExit?.Invoke();
             return;
         }
 

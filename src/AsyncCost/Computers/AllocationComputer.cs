@@ -72,6 +72,35 @@ internal sealed class AllocationComputer
         Samples++;
     }
 
+    /// <summary>
+    /// Adds another stream's estimates (a later slice or trace file of the same pass): Horvitz–Thompson totals and their
+    /// variances add over disjoint streams. As within one stream, AllocationSampled estimates are never mixed with ticks.
+    /// </summary>
+    public void Add(AllocationComputer other)
+    {
+        ArgumentNullException.ThrowIfNull(other);
+        if (other.EventKind is null || (EventKind == "AllocationSampled" && other.EventKind != EventKind))
+        {
+            return;
+        }
+        if (EventKind == "GCAllocationTick" && other.EventKind == "AllocationSampled")
+        {
+            _types.Clear();
+            Samples = 0;
+        }
+        EventKind = other.EventKind;
+        foreach (var theirs in other._types.Values)
+        {
+            var tally = Tally(theirs.TypeName);
+            tally.Samples += theirs.Samples;
+            tally.Bytes += theirs.Bytes;
+            tally.BytesVariance += theirs.BytesVariance;
+            tally.Objects += theirs.Objects;
+            tally.ObjectsVariance += theirs.ObjectsVariance;
+        }
+        Samples += other.Samples;
+    }
+
     /// <summary>The per-type estimates, largest first.</summary>
     public IReadOnlyList<TypeTally> Results()
     {

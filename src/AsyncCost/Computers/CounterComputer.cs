@@ -12,6 +12,22 @@ internal sealed class CounterComputer
     /// <summary>Counter samples seen.</summary>
     public long Samples { get; private set; }
 
+    /// <summary>Adds another stream's counters (a later slice or trace file of the same pass): increments add, peaks take the larger.</summary>
+    public void Add(CounterComputer other)
+    {
+        ArgumentNullException.ThrowIfNull(other);
+        CompletedWorkItems = Sum(CompletedWorkItems, other.CompletedWorkItems);
+        LockContentions = Sum(LockContentions, other.LockContentions);
+        AllocatedBytes = Sum(AllocatedBytes, other.AllocatedBytes);
+        MaxQueueLength = Max(MaxQueueLength, other.MaxQueueLength);
+        MaxThreadCount = Max(MaxThreadCount, other.MaxThreadCount);
+        Samples += other.Samples;
+    }
+
+    private static double? Sum(double? a, double? b) => a is null && b is null ? null : (a ?? 0) + (b ?? 0);
+
+    private static double? Max(double? a, double? b) => a is null && b is null ? null : Math.Max(a ?? 0, b ?? 0);
+
     /// <summary>One counter payload: its name and its increment (sum counters) or mean (gauges).</summary>
     public void OnCounter(string name, double value)
     {

@@ -132,6 +132,27 @@ internal sealed class HopComputer
         thread.CurrentBox = 0;
     }
 
+    /// <summary>
+    /// Adds another stream's figures (a later slice or trace file of the same pass). Only the counts add: a task pending
+    /// at the end of one stream cannot be followed into another, just as at the edges of a single trace.
+    /// </summary>
+    public void Add(HopComputer other)
+    {
+        ArgumentNullException.ThrowIfNull(other);
+        foreach (var theirs in other._methods.Values)
+        {
+            var method = Method(theirs.StateMachineName);
+            method.SuspendingCalls += theirs.SuspendingCalls;
+            method.Hops += theirs.Hops;
+            method.BlockingWaits += theirs.BlockingWaits;
+        }
+        WorkItems += other.WorkItems;
+        Hops += other.Hops;
+        UnattributedHops += other.UnattributedHops;
+        UnattributedBlockingWaits += other.UnattributedBlockingWaits;
+        Overflowed |= other.Overflowed;
+    }
+
     /// <summary>The per-method figures.</summary>
     public IReadOnlyCollection<MethodHops> Results() => _methods.Values;
 

@@ -15,7 +15,7 @@ internal sealed class EventReader
     public AllocationComputer Allocations { get; } = new();
     public HopComputer Hops { get; } = new();
     public CounterComputer Counters { get; } = new();
-    public ModuleCatalog Modules { get; }
+    public MethodCatalog Methods { get; }
 
     /// <summary>Events read so far (safe to read from another thread).</summary>
     public long Events => Interlocked.Read(ref _events);
@@ -41,7 +41,7 @@ internal sealed class EventReader
     /// <summary>The stream's session duration, when it says.</summary>
     public TimeSpan? Duration { get; private set; }
 
-    public EventReader(ModuleCatalog modules) => Modules = modules;
+    public EventReader(MethodCatalog methods) => Methods = methods;
 
     /// <summary>Processes the source until its stream ends.</summary>
     public void Process(EventPipeEventSource source)
@@ -96,11 +96,25 @@ internal sealed class EventReader
                 OnCounters(e);
                 break;
             default:
-                if (e.PayloadIndex("ModuleILPath") >= 0)
-                {
-                    Modules.AddModule(e.PayloadByName("ModuleILPath") as string); // rundown (ModuleDCStop)
-                }
+                OnLoaderOrMethodEvent(e); // the rundown provider: ModuleDCStop, MethodDCStopVerbose
                 break;
+        }
+    }
+
+    /// <summary>Module and method events name what ran: methods from MethodLoadVerbose and MethodDCStopVerbose, module paths
+    /// from ModuleLoad and ModuleDCStop (for traces without method events).</summary>
+    private void OnLoaderOrMethodEvent(TraceEvent e)
+    {
+        if (e.PayloadIndex("MethodNamespace") >= 0)
+        {
+            if (e.PayloadByName("MethodNamespace") is string type && e.PayloadByName("MethodName") is string name)
+            {
+                Methods.AddMethod(type, name, e.PayloadByName("MethodSignature") as string ?? "");
+            }
+        }
+        else if (e.PayloadIndex("ModuleILPath") >= 0)
+        {
+            Methods.AddModule(e.PayloadByName("ModuleILPath") as string);
         }
     }
 
@@ -117,10 +131,7 @@ internal sealed class EventReader
                 Allocations.OnAllocationTick((string)e.PayloadByName("TypeName"), Convert.ToInt64(amount, System.Globalization.CultureInfo.InvariantCulture), size);
                 break;
             default:
-                if (e.PayloadIndex("ModuleILPath") >= 0)
-                {
-                    Modules.AddModule(e.PayloadByName("ModuleILPath") as string); // ModuleLoad
-                }
+                OnLoaderOrMethodEvent(e);
                 break;
         }
     }

@@ -12,6 +12,7 @@ internal static class KnownEvents
     /// <summary>CLR keywords.</summary>
     public const long GcKeyword = 0x1;
     public const long LoaderKeyword = 0x8;
+    public const long JitKeyword = 0x10;
     public const long ThreadingKeyword = 0x10000;
 
     /// <summary>.NET 10's randomized allocation sampling (AllocationSampled, event 303).</summary>

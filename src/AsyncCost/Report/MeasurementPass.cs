@@ -60,8 +60,12 @@ public sealed class PassSummary
     /// <summary>The allocation event used: "AllocationSampled" (.NET 10+) or "GCAllocationTick" (fallback); null for the hop pass.</summary>
     public string? AllocationEvent { get; init; }
 
-    /// <summary>The .nettrace written or read for this pass, if any.</summary>
+    /// <summary>The (first) .nettrace written or read for this pass, if any.</summary>
     public string? TraceFile { get; init; }
+
+    /// <summary>Every .nettrace of this pass: an attached session without a duration writes one per slice, and `report`
+    /// adds up all the traces of a pass it is given.</summary>
+    public IReadOnlyList<string> TraceFiles { get; init; } = [];
 
     /// <summary>True when this pass ended early (process exit during attach, truncated trace).</summary>
     public bool CutShort { get; init; }

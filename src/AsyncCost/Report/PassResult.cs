@@ -1,18 +1,16 @@
-using AsyncCost.Events;
-
 namespace AsyncCost.Report;
 
 /// <summary>One pass's raw outcome, before it is merged into the report.</summary>
 internal sealed class PassResult
 {
     public required MeasurementPasses Pass { get; init; }
-    public required EventReader Reader { get; init; }
+    public required PassFigures Figures { get; init; }
     public DateTimeOffset StartedAt { get; init; }
     public TimeSpan Duration { get; init; }
     public long Bytes { get; init; }
     public int? ProcessId { get; init; }
     public IReadOnlyList<string> Providers { get; init; } = [];
-    public string? TraceFile { get; init; }
+    public IReadOnlyList<string> TraceFiles { get; init; } = [];
     public bool CutShort { get; init; }
 
     public PassSummary ToSummary() => new()
@@ -20,12 +18,13 @@ internal sealed class PassResult
         Pass = Pass,
         StartedAt = StartedAt,
         Duration = Duration,
-        Events = Reader.Events,
+        Events = Figures.Events,
         Bytes = Bytes,
-        ProcessId = ProcessId ?? Reader.ProcessId,
+        ProcessId = ProcessId ?? Figures.ProcessId,
         Providers = Providers,
-        AllocationEvent = Pass == MeasurementPasses.Allocations ? Reader.Allocations.EventKind : null,
-        TraceFile = TraceFile,
+        AllocationEvent = Pass == MeasurementPasses.Allocations ? Figures.Allocations.EventKind : null,
+        TraceFile = TraceFiles.Count > 0 ? TraceFiles[0] : null,
+        TraceFiles = TraceFiles,
         CutShort = CutShort,
     };
 }

@@ -5,7 +5,7 @@ using AsyncCost.Computers;
 namespace AsyncCost.Report;
 
 /// <summary>Merges the passes' computers into the report: attributes allocations and hops to async methods.</summary>
-internal sealed class ReportBuilder(ModuleCatalog modules)
+internal sealed class ReportBuilder(MethodCatalog catalog)
 {
     /// <summary>Below this many samples a method's figures are flagged (about ±6 % at 1,000 samples).</summary>
     public const long LowSampleThreshold = 1_000;
@@ -19,8 +19,8 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         StopReason stopReason, bool cutShort, IEnumerable<ReportWarning> extraWarnings)
     {
         _warnings.AddRange(extraWarnings);
-        var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Reader.Allocations.Samples > 0)
-            ?? passes.FirstOrDefault(p => p.Reader.Allocations.Samples > 0);
+        var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Figures.Allocations.Samples > 0)
+            ?? passes.FirstOrDefault(p => p.Figures.Allocations.Samples > 0);
         var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
 
         var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
@@ -28,9 +28,13 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         {
             AttributeHops(hopPass);
         }
-        if (passes.Any(p => p.Reader.EventsLost > 0))
+        if (source.Kind == SourceKind.TraceFile)
         {
-            _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Reader.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
+            WarnAboutMissingEvents(passes);
+        }
+        if (passes.Any(p => p.Figures.EventsLost > 0))
+        {
+            _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
         var methods = _rows.Values.Select(row => row.ToMethodCost(hopPass is not null)).ToList();
@@ -62,6 +66,28 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         };
     }
 
+    /// <summary>A trace recorded by another tool may lack what a figure needs: say which figure is missing and why, once.</summary>
+    private void WarnAboutMissingEvents(IReadOnlyList<PassResult> passes)
+    {
+        if (!passes.Any(p => p.Figures.Allocations.Samples > 0))
+        {
+            _warnings.Add(new ReportWarning("no-allocation-events", "Bytes and objects per method are missing: no trace has AllocationSampled (or GCAllocationTick) events. Record the allocation pass with the providers 'dotnet-asynccost providers --pass allocations' prints."));
+        }
+        if (!passes.Any(p => p.Figures.SawTplEvents))
+        {
+            _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
+        }
+        if (catalog.MethodEvents == 0)
+        {
+            var consequence = "state machines known only by short name show as '?.Method', and Task<T> allocations stay unattributed. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).";
+            _warnings.Add(catalog.UsedAssemblies
+                ? new ReportWarning("names-from-assemblies", "The traces have no method events (method rundown): async methods were named from the assemblies still at their recorded paths; on another machine those names would be lost. Record with method rundown on (dotnet-trace's and dotnet-monitor's default).")
+                : catalog.ModulePaths.Count > 0
+                    ? new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and the assemblies they loaded are not readable at their recorded paths: {consequence}")
+                    : new ReportWarning("no-method-rundown", $"The traces have no method events (method rundown) and no module events: {consequence}"));
+        }
+    }
+
     private static MethodCost WithShare(MethodCost m, double share) => new()
     {
         MethodKey = m.MethodKey,
@@ -78,17 +104,17 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
 
     private List<TypeAllocation> AttributeAllocations(PassResult pass)
     {
-        var source = pass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
-        if (pass.Reader.SawTplEvents)
+        var source = pass.Figures.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
+        if (pass.Figures.SawTplEvents)
         {
             _warnings.Add(new ReportWarning("tpl-observer-effect", "Allocation figures come from a trace with TPL events on: they include the closure, delegate and box changes TPL tracing causes on every await."));
         }
-        if (pass.Reader.Allocations.EventKind == "GCAllocationTick")
+        if (pass.Figures.Allocations.EventKind == "GCAllocationTick")
         {
             _warnings.Add(new ReportWarning("allocation-fallback", "AllocationSampled (.NET 10+) was not available: allocations come from GCAllocationTick, one event per ~100 KB at a fixed stride, which can mis-sample periodic patterns."));
         }
 
-        var tallies = pass.Reader.Allocations.Results();
+        var tallies = pass.Figures.Allocations.Results();
         var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
@@ -123,10 +149,10 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         return [.. unattributed.Take(MaxUnattributedRows)];
     }
 
-    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method in the user's modules returning it, if there is exactly one.</summary>
+    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as returning it, if there is exactly one.</summary>
     private AsyncMethodName? TaskOwner(string taskTypeName)
     {
-        var candidates = modules.MethodsReturning(taskTypeName);
+        var candidates = catalog.MethodsReturning(taskTypeName);
         switch (candidates.Count)
         {
             case 1:
@@ -144,7 +170,7 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
     private Dictionary<(string TypeKey, int Ordinal), AsyncMethodName> MemberOrdinals(IEnumerable<AsyncMethodName?> seen)
     {
         var map = new Dictionary<(string, int), AsyncMethodName>();
-        foreach (var name in seen.Concat(modules.AllStateMachines().Select(AsyncMethodName.Parse)))
+        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)))
         {
             if (name is { Kind: GeneratedTypeKind.StateMachine, MemberOrdinal: { } ordinal })
             {
@@ -156,7 +182,7 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
 
     private void AttributeHops(PassResult pass)
     {
-        var hops = pass.Reader.Hops;
+        var hops = pass.Figures.Hops;
         if (hops.Overflowed)
         {
             _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
@@ -170,11 +196,11 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
         }
     }
 
-    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the modules.</summary>
+    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the catalog.</summary>
     private AsyncMethodName? ResolveShortName(string shortName)
     {
         var known = _rows.Values.Select(r => r.FullStateMachineName).Where(n => n is not null && n.EndsWith("+" + shortName, StringComparison.Ordinal)).Distinct().ToList();
-        var candidates = known.Count > 0 ? known : [.. modules.StateMachinesNamed(shortName)];
+        var candidates = known.Count > 0 ? known : [.. catalog.StateMachinesNamed(shortName)];
         if (candidates.Count > 1)
         {
             _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): hops are charged to the first."));
@@ -199,25 +225,25 @@ internal sealed class ReportBuilder(ModuleCatalog modules)
     private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, IReadOnlyList<ThreadSwitches> threads)
     {
         // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
-        var counterPass = allocationPass is { Reader.Counters.Samples: > 0 } ? allocationPass : hopPass is { Reader.Counters.Samples: > 0 } ? hopPass : null;
-        var counters = counterPass?.Reader.Counters;
+        var counterPass = allocationPass is { Figures.Counters.Samples: > 0 } ? allocationPass : hopPass is { Figures.Counters.Samples: > 0 } ? hopPass : null;
+        var counters = counterPass?.Figures.Counters;
         var counterSource = counterPass == hopPass ? FigureSource.HopPass : FigureSource.AllocationPass;
         Figure? allocated = counters?.AllocatedBytes is { } bytes ? Figure.Exact(bytes, counterSource) : null;
         if (allocated is null && allocationPass is not null)
         {
-            var all = allocationPass.Reader.Allocations.Results();
+            var all = allocationPass.Figures.Allocations.Results();
             allocated = Sampled(all.Sum(t => t.Bytes), all.Sum(t => t.BytesVariance), all.Sum(t => t.Samples),
-                allocationPass.Reader.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass);
+                allocationPass.Figures.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass);
         }
         return new ProcessTotals
         {
             AllocatedBytes = allocated,
             CompletedWorkItems = counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
-                : hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.WorkItems, FigureSource.HopPass) : null,
+                : hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.WorkItems, FigureSource.HopPass) : null,
             LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,
             MaxThreadPoolQueueLength = counters?.MaxQueueLength,
             MaxThreadPoolThreads = counters?.MaxThreadCount,
-            Hops = hopPass is not null ? Figure.Exact(hopPass.Reader.Hops.Hops, FigureSource.HopPass) : null,
+            Hops = hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.Hops, FigureSource.HopPass) : null,
             VoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Voluntary) : null,
             InvoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Involuntary) : null,
         };

@@ -8,10 +8,13 @@ using Microsoft.Diagnostics.Tracing;
 namespace AsyncCost.Sessions;
 
 /// <summary>Accumulates the slices of one pass kind (an attached session may alternate passes in slices).</summary>
-internal sealed class PassAccumulator(MeasurementPasses pass, ModuleCatalog modules)
+internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog methods)
 {
     public MeasurementPasses Pass { get; } = pass;
-    public EventReader Reader { get; } = new(modules);
+    public MethodCatalog Methods { get; } = methods;
+
+    /// <summary>The slices' figures: each slice is read on its own and added, as `report` adds the slices' trace files.</summary>
+    public PassFigures Figures { get; } = new();
     public DateTimeOffset? StartedAt { get; set; }
     public TimeSpan Duration { get; set; }
     public long Bytes { get; set; }
@@ -23,13 +26,13 @@ internal sealed class PassAccumulator(MeasurementPasses pass, ModuleCatalog modu
     public PassResult ToResult() => new()
     {
         Pass = Pass,
-        Reader = Reader,
+        Figures = Figures,
         StartedAt = StartedAt ?? default,
         Duration = Duration,
         Bytes = Bytes,
         ProcessId = ProcessId,
         Providers = Providers,
-        TraceFile = TraceFiles.FirstOrDefault(),
+        TraceFiles = TraceFiles,
         CutShort = CutShort,
     };
 }
@@ -117,8 +120,8 @@ internal static class LiveSlice
             }
             var stream = new CountingStream(session.EventStream, copy);
             var clock = System.Diagnostics.Stopwatch.StartNew();
-            var eventsBefore = pass.Reader.Events;
-            var reading = Task.Factory.StartNew(() => ReadToEnd(stream, pass.Reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            var reader = new EventReader(pass.Methods);
+            var reading = Task.Factory.StartNew(() => ReadToEnd(stream, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
             // /proc is polled every 100 ms so threads that exit (or a child that ends) keep nearly all their switches; progress every 500 ms.
             var ticks = 0;
             using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(100), () =>
@@ -126,7 +129,7 @@ internal static class LiveSlice
                 monitor?.Poll();
                 if (++ticks % 5 == 0)
                 {
-                    options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, pass.Reader.Events - eventsBefore, stream.BytesRead));
+                    options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
                 }
             });
 
@@ -152,9 +155,10 @@ internal static class LiveSlice
             await ticker.DisposeAsync().ConfigureAwait(false);
             await Task.WhenAny(reading).ConfigureAwait(false);
             stream.Dispose();
+            pass.Figures.Add(reader);
             pass.Duration += clock.Elapsed;
             pass.Bytes += stream.BytesRead;
-            options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, pass.Reader.Events - eventsBefore, stream.BytesRead));
+            options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
             return reason;
         }
     }

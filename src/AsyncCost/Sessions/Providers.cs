@@ -1,35 +1,57 @@
 using System.Diagnostics.Tracing;
+using System.Globalization;
 using AsyncCost.Events;
 using AsyncCost.Report;
 using Microsoft.Diagnostics.NETCore.Client;
 
 namespace AsyncCost.Sessions;
 
-/// <summary>The EventPipe providers of each pass.</summary>
+/// <summary>The EventPipe providers of each pass: the one definition that sessions enable and that
+/// <see cref="PassProviders"/> prints for dotnet-trace and dotnet-monitor.</summary>
 internal static class Providers
 {
-    /// <summary>Rundown only of modules (Loader | End), not of every JIT-ed method: the catalog needs module paths.</summary>
-    public const long RundownKeywords = 0x8 | 0x100;
+    /// <summary>Rundown keyword End: the rundown runs when the session stops.</summary>
+    private const long EndRundownKeyword = 0x100;
 
-    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, int counterIntervalSeconds)
+    /// <summary>Rundown of modules and methods (Loader | Jit | End): MethodDCStopVerbose names every jitted method, with its
+    /// signature, so the trace itself names its async methods and a report needs no assembly on disk.</summary>
+    public const long RundownKeywords = KnownEvents.LoaderKeyword | KnownEvents.JitKeyword | EndRundownKeyword;
+
+    /// <summary>Rundown of modules only (Loader | End): what sessions asked for before traces named their methods; kept
+    /// so the rundown-cost benchmark can measure what method naming adds.</summary>
+    internal const long ModuleRundownKeywords = KnownEvents.LoaderKeyword | EndRundownKeyword;
+
+    /// <summary>Loader and JIT events at Verbose (MethodLoadVerbose): the methods jitted during the session, named even if the
+    /// process exits before the rundown.</summary>
+    private const long NamingKeywords = KnownEvents.LoaderKeyword | KnownEvents.JitKeyword;
+
+    /// <summary>The providers of one pass; <paramref name="nameMethods"/> is false only to measure what naming costs (no JIT
+    /// events, and the runtime provider at Informational).</summary>
+    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, int counterIntervalSeconds, bool nameMethods = true)
     {
+        var naming = nameMethods ? NamingKeywords : KnownEvents.LoaderKeyword;
+        var runtimeLevel = nameMethods || useAllocationTick ? EventLevel.Verbose : EventLevel.Informational;
         var counters = new EventPipeProvider(KnownEvents.CountersProvider, EventLevel.Informational, 0,
-            new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) });
+            new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });
         return pass == MeasurementPasses.Allocations
             ? [
-                useAllocationTick
-                    ? new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose, KnownEvents.GcKeyword | KnownEvents.LoaderKeyword)
-                    : new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Informational, KnownEvents.AllocationSamplingKeyword | KnownEvents.LoaderKeyword),
+                new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
+                    (useAllocationTick ? KnownEvents.GcKeyword : KnownEvents.AllocationSamplingKeyword) | naming),
                 counters,
             ]
             : [
                 new EventPipeProvider(KnownEvents.TplProvider, EventLevel.Verbose, KnownEvents.TplKeywords),
                 new EventPipeProvider(KnownEvents.FrameworkProvider, EventLevel.Verbose, KnownEvents.FrameworkKeywords),
-                new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Informational, KnownEvents.LoaderKeyword),
+                new EventPipeProvider(KnownEvents.RuntimeProvider, nameMethods ? EventLevel.Verbose : EventLevel.Informational, naming),
                 counters,
             ];
     }
 
     public static IReadOnlyList<string> Describe(IReadOnlyList<EventPipeProvider> providers)
         => [.. providers.Select(p => $"{p.Name}:0x{p.Keywords:X}:{(int)p.EventLevel}")];
+
+    /// <summary>dotnet-trace's --providers syntax: "Name:0xKeywords:Level[:key=value;...]", comma-separated.</summary>
+    public static string DotNetTraceSyntax(IReadOnlyList<EventPipeProvider> providers)
+        => string.Join(",", providers.Select(p => $"{p.Name}:0x{p.Keywords:X}:{(int)p.EventLevel}"
+            + (p.Arguments is { Count: > 0 } arguments ? ":" + string.Join(";", arguments.Select(a => $"{a.Key}={a.Value}")) : "")));
 }

@@ -24,16 +24,16 @@ internal static class SessionRunner
         cancellationToken.ThrowIfCancellationRequested();
         TargetProcess.EnsureTraceable(processId);
         var passes = PassList(options.Passes);
-        var modules = new ModuleCatalog();
+        var methods = new MethodCatalog();
         var mapped = TargetProcess.MappedFiles(processId);
         foreach (var file in mapped)
         {
-            modules.AddModule(file);
+            methods.AddModule(file);
         }
         var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
         var warnings = new List<ReportWarning>();
         var useTick = NeedsAllocationTick(runtimeVersion, options, warnings);
-        var accumulators = passes.Select(p => new PassAccumulator(p, modules)).ToList();
+        var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
         var client = new DiagnosticsClient(processId);
 
@@ -79,7 +79,7 @@ internal static class SessionRunner
         };
         var threads = monitor?.Results() ?? [];
         CheckThreadIds(accumulators, threads, warnings);
-        return new ReportBuilder(modules).Build(source, [.. accumulators.Where(a => a.Reader.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Figures.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
             threads, stop, cutShort, warnings);
     }
 
@@ -89,38 +89,37 @@ internal static class SessionRunner
         ArgumentNullException.ThrowIfNull(options);
         cancellationToken.ThrowIfCancellationRequested();
         var passes = PassList(options.Passes);
-        var modules = new ModuleCatalog();
+        var methods = new MethodCatalog();
         var warnings = new List<ReportWarning>();
         var accumulators = new List<PassAccumulator>();
         IReadOnlyList<ThreadSwitches> threads = [];
         var stop = StopReason.ProcessExited;
         int? exitCode = null, processId = null;
         string? runtimeVersion = null;
-        if (passes.Count > 1)
-        {
-            warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", passes.Select(p => p.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
-        }
+        // --duration covers all passes, as for an attached process: each launch records its share.
+        var perPass = options.Duration / passes.Count;
 
         for (var i = 0; i < passes.Count; i++)
         {
-            var pass = new PassAccumulator(passes[i], modules);
+            var pass = new PassAccumulator(passes[i], methods);
             accumulators.Add(pass);
             using var child = StartChild(command);
             stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
+            int? runtimeProcess = null;
             try
             {
                 var target = await WaitForRuntimeAsync(child, command.ConnectTimeout, cancellationToken).ConfigureAwait(false);
-                processId = target;
+                processId = runtimeProcess = target;
                 var mapped = TargetProcess.MappedFiles(target);
                 foreach (var file in mapped)
                 {
-                    modules.AddModule(file);
+                    methods.AddModule(file);
                 }
                 runtimeVersion ??= TargetProcess.RuntimeVersion(mapped);
                 var useTick = NeedsAllocationTick(runtimeVersion, options, i == 0 ? warnings : []);
                 var monitor = ThreadSwitchMonitor.Start(target);
                 var client = new DiagnosticsClient(target);
-                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, options.Duration, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
+                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, perPass, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
                     useTick, options, monitor, () => Resume(client), cancellationToken).ConfigureAwait(false);
                 if (i == 0 || threads.Count == 0)
                 {
@@ -130,13 +129,20 @@ internal static class SessionRunner
             }
             finally
             {
-                await EndChildAsync(child, waitForExit: stop == StopReason.ProcessExited).ConfigureAwait(false);
-                exitCode = child.ExitCode;
+                var endedItself = stop == StopReason.ProcessExited;
+                await EndChildAsync(child, runtimeProcess, waitForExit: endedItself).ConfigureAwait(false);
+                // A command the tool ended (duration, Enter, Ctrl+C) has no exit code of its own.
+                exitCode = endedItself ? child.ExitCode : null;
             }
             if (stop == StopReason.Canceled)
             {
                 break;
             }
+        }
+
+        if (accumulators.Count > 1)
+        {
+            warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", accumulators.Select(p => p.Pass.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
         }
 
         var source = new ReportSource
@@ -149,7 +155,7 @@ internal static class SessionRunner
             TraceFiles = [.. accumulators.SelectMany(a => a.TraceFiles)],
             ExitCode = exitCode,
         };
-        return new ReportBuilder(modules).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
     }
 
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
@@ -157,6 +163,10 @@ internal static class SessionRunner
         ArgumentNullException.ThrowIfNull(traceFiles);
         foreach (var file in traceFiles)
         {
+            if (Directory.Exists(file))
+            {
+                throw new TraceFileNotFoundException(file, isDirectory: true);
+            }
             if (!File.Exists(file))
             {
                 throw new TraceFileNotFoundException(file);
@@ -165,16 +175,36 @@ internal static class SessionRunner
         return Task.Run(() => ReadTraces(traceFiles, cancellationToken), cancellationToken);
     }
 
+    /// <summary>
+    /// Reads each trace on its own and adds up the traces of each pass (the slices an unbounded attach writes, or traces
+    /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
+    /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
+    /// </summary>
     private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
     {
-        var modules = new ModuleCatalog();
-        var results = new List<PassResult>();
+        var methods = new MethodCatalog();
+        var passes = new Dictionary<MeasurementPasses, TraceGroup>();
         var warnings = new List<ReportWarning>();
+        var damaged = new List<(string File, long Events, Exception Failure)>();
         string? commandLine = null;
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var files = new List<string>();
         foreach (var file in traceFiles)
         {
+            if (seen.Add(Path.GetFullPath(file)))
+            {
+                files.Add(file);
+            }
+            else
+            {
+                warnings.Add(new ReportWarning("trace-given-twice", $"{file} was given more than once: it is read once."));
+            }
+        }
+
+        foreach (var file in files)
+        {
             cancellationToken.ThrowIfCancellationRequested();
-            var reader = new EventReader(modules);
+            var reader = new EventReader(methods);
             Exception? failure = null;
             var clock = Stopwatch.StartNew();
             try
@@ -189,44 +219,76 @@ internal static class SessionRunner
                 failure = e;
             }
             cancellationToken.ThrowIfCancellationRequested();
-            commandLine ??= reader.CommandLine;
-            var result = new PassResult
-            {
-                Pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations,
-                Reader = reader,
-                StartedAt = reader.StartedAt ?? File.GetLastWriteTimeUtc(file),
-                Duration = reader.Duration ?? clock.Elapsed,
-                Bytes = new FileInfo(file).Length,
-                TraceFile = file,
-                CutShort = failure is not null,
-            };
             if (failure is not null)
             {
-                results.Add(result);
-                var partial = Build(modules, traceFiles, results, warnings, commandLine, StopReason.TraceTruncated);
-                throw new TraceFileInvalidException(
-                    reader.Events > 0
-                        ? $"Trace file {file} is truncated or damaged after {reader.Events:N0} events: {failure.Message}"
-                        : $"{file} is not a readable .nettrace file: {failure.Message}",
-                    failure) { PartialReport = reader.Events > 0 ? partial : null };
+                damaged.Add((file, reader.Events, failure));
+                warnings.Add(new ReportWarning("trace-damaged", DamagedText(file, reader.Events, failure)
+                    + (reader.Events > 0 ? ": the events before the damage are included." : ": it adds nothing.")));
+                if (reader.Events == 0)
+                {
+                    continue;
+                }
             }
-            results.Add(result);
+            commandLine ??= reader.CommandLine;
+            var pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations;
+            if (!passes.TryGetValue(pass, out var group))
+            {
+                passes.Add(pass, group = new TraceGroup());
+            }
+            group.Figures.Add(reader);
+            group.Files.Add(file);
+            group.StartedAt = Min(group.StartedAt, reader.StartedAt ?? File.GetLastWriteTimeUtc(file));
+            group.Duration += reader.Duration ?? clock.Elapsed;
+            group.Bytes += new FileInfo(file).Length;
+            group.CutShort |= failure is not null;
         }
-        return Build(modules, traceFiles, results, warnings, commandLine, StopReason.EndOfTrace);
-    }
 
-    private static AsyncCostReport Build(ModuleCatalog modules, IReadOnlyList<string> traceFiles, List<PassResult> results, List<ReportWarning> warnings, string? commandLine, StopReason stop)
-    {
-        var source = new ReportSource
+        // A report's passes run allocations first, whatever order the files came in.
+        var results = passes.OrderBy(p => p.Key == MeasurementPasses.Allocations ? 0 : 1).Select(p => new PassResult
+        {
+            Pass = p.Key,
+            Figures = p.Value.Figures,
+            StartedAt = p.Value.StartedAt ?? default,
+            Duration = p.Value.Duration,
+            Bytes = p.Value.Bytes,
+            TraceFiles = p.Value.Files,
+            CutShort = p.Value.CutShort,
+        }).ToList();
+        var stopReason = damaged.Count > 0 ? StopReason.TraceTruncated : StopReason.EndOfTrace;
+        var reportSource = new ReportSource
         {
             Kind = SourceKind.TraceFile,
-            ProcessId = results.Select(r => r.Reader.ProcessId).FirstOrDefault(p => p is not null),
+            ProcessId = results.Select(r => r.Figures.ProcessId).FirstOrDefault(p => p is not null),
             CommandLine = commandLine,
-            TraceFiles = [.. traceFiles],
+            TraceFiles = files,
         };
-        // A report's passes run allocations first, whatever order the files came in.
-        var ordered = results.OrderBy(r => r.Pass == MeasurementPasses.Allocations ? 0 : 1).ToList();
-        return new ReportBuilder(modules).Build(source, ordered, [], stop, stop == StopReason.TraceTruncated, warnings);
+        var report = new ReportBuilder(methods).Build(reportSource, results, [], stopReason, damaged.Count > 0, warnings);
+        if (damaged.Count == 0)
+        {
+            return report;
+        }
+        var (firstFile, firstEvents, firstFailure) = damaged[0];
+        throw new TraceFileInvalidException(
+            DamagedText(firstFile, firstEvents, firstFailure) + (damaged.Count > 1 ? $" (and {damaged.Count - 1} more damaged)" : "")
+                + (results.Count > 0 ? "; the report covers what was readable." : "."),
+            firstFailure) { PartialReport = results.Count > 0 ? report : null };
+    }
+
+    private static string DamagedText(string file, long events, Exception failure) => events > 0
+        ? $"Trace file {file} is truncated or damaged after {events:N0} events: {failure.Message}"
+        : $"{file} is not a readable .nettrace file: {failure.Message}";
+
+    private static DateTimeOffset Min(DateTimeOffset? a, DateTimeOffset b) => a is { } value && value < b ? value : b;
+
+    /// <summary>The traces of one pass given to `report`.</summary>
+    private sealed class TraceGroup
+    {
+        public PassFigures Figures { get; } = new();
+        public List<string> Files { get; } = [];
+        public DateTimeOffset? StartedAt { get; set; }
+        public TimeSpan Duration { get; set; }
+        public long Bytes { get; set; }
+        public bool CutShort { get; set; }
     }
 
     private static Process StartChild(LaunchCommand command)
@@ -277,27 +339,44 @@ internal static class SessionRunner
         return child;
     }
 
-    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone);
-    /// kills it (and what it started) when recording stopped early or it does not exit in time.</summary>
-    private static async Task EndChildAsync(Process child, bool waitForExit)
+    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone).
+    /// A child still running (recording stopped early, or it did not exit in time) is asked to stop with SIGTERM, so its
+    /// runtime removes its diagnostic socket and debugger pipes, and killed with what it started if it does not; whatever a
+    /// killed runtime left in the temp directory is removed.</summary>
+    private static async Task EndChildAsync(Process child, int? runtimeProcess, bool waitForExit)
     {
-        if (waitForExit)
+        if (waitForExit && await ExitsWithinAsync(child, TimeSpan.FromSeconds(10)).ConfigureAwait(false))
         {
-            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-            try
-            {
-                await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                // Still running: it is killed below.
-            }
+            return;
         }
         if (!child.HasExited)
         {
-            child.Kill(entireProcessTree: true);
+            Signals.Terminate(runtimeProcess ?? child.Id);
+            if (runtimeProcess is { } runtime && runtime != child.Id)
+            {
+                Signals.Terminate(child.Id);
+            }
+            if (!await ExitsWithinAsync(child, TimeSpan.FromSeconds(3)).ConfigureAwait(false))
+            {
+                child.Kill(entireProcessTree: true);
+            }
         }
         await child.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+        DiagnosticEndpoints.RemoveLeftovers(runtimeProcess ?? child.Id);
+    }
+
+    private static async Task<bool> ExitsWithinAsync(Process child, TimeSpan timeout)
+    {
+        using var grace = new CancellationTokenSource(timeout);
+        try
+        {
+            await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Waits until the child (or, for a launcher script, its first .NET descendant) publishes its diagnostics endpoint.</summary>
@@ -317,7 +396,9 @@ internal static class SessionRunner
             }
             if (child.HasExited)
             {
-                throw new NotDotNetProcessException($"{child.StartInfo.FileName} exited (code {child.ExitCode}) before a .NET runtime started in it.");
+                throw new NotDotNetProcessException(
+                    $"{child.StartInfo.FileName} exited with code {child.ExitCode} before a .NET runtime started in it: nothing was measured.")
+                { CommandExitCode = child.ExitCode };
             }
             if (clock.Elapsed > timeout)
             {
@@ -377,7 +458,7 @@ internal static class SessionRunner
 
     private static void CheckThreadIds(List<PassAccumulator> passes, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
     {
-        var eventThreads = passes.SelectMany(p => p.Reader.ThreadIds).ToHashSet();
+        var eventThreads = passes.SelectMany(p => p.Figures.ThreadIds).ToHashSet();
         if (threads.Count == 0 || eventThreads.Count == 0)
         {
             return;

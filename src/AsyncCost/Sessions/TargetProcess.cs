@@ -21,11 +21,13 @@ internal static class TargetProcess
         var environment = ReadEnvironment(processId, out var denied);
         if (denied)
         {
-            throw new AccessDeniedException(processId);
+            throw new AccessDeniedException(processId, $"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/environ", OwnerName(processId));
         }
-        if (environment.Any(v => v is "DOTNET_EnableDiagnostics=0" or "COMPlus_EnableDiagnostics=0"))
+        // Either knob turns the diagnostic IPC endpoint off (the _IPC one leaves the rest of diagnostics on).
+        if (environment.FirstOrDefault(v => v is "DOTNET_EnableDiagnostics=0" or "COMPlus_EnableDiagnostics=0"
+            or "DOTNET_EnableDiagnostics_IPC=0" or "COMPlus_EnableDiagnostics_IPC=0") is { } setting)
         {
-            throw new DiagnosticsDisabledException(processId);
+            throw new DiagnosticsDisabledException(processId, setting);
         }
         // A runtime that is still starting has its libraries mapped before its diagnostics socket exists: give it a moment.
         if (RuntimeVersion(MappedFiles(processId)) is not null || MappedFiles(processId).Any(f => f.EndsWith("/libhostfxr.so", StringComparison.Ordinal)))
@@ -49,6 +51,24 @@ internal static class TargetProcess
         var ours = RealUserId("self");
         var theirs = RealUserId(processId.ToString(CultureInfo.InvariantCulture));
         return ours is not null and not "0" && theirs is not null && ours != theirs;
+    }
+
+    /// <summary>The user name (or uid) the process runs as, from /proc status (readable by anyone) and /etc/passwd.</summary>
+    private static string? OwnerName(int processId)
+    {
+        if (RealUserId(processId.ToString(CultureInfo.InvariantCulture)) is not { } uid)
+        {
+            return null;
+        }
+        try
+        {
+            var entry = File.ReadLines("/etc/passwd").Select(l => l.Split(':')).FirstOrDefault(f => f.Length > 2 && f[2] == uid);
+            return entry is null ? "uid " + uid : entry[0];
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return "uid " + uid;
+        }
     }
 
     private static string? RealUserId(string process)

@@ -50,8 +50,9 @@ public static class CodeFixVerifier<TAnalyzer, TCodeFix>
         var document = CreateDocument(source, options);
         var fix = new TCodeFix();
         var fixAllProvider = fix.GetFixAllProvider() ?? throw new InvalidOperationException("The fix has no FixAllProvider.");
+        // As dotnet format does: the key of the first diagnostic's action, null when that diagnostic has no fix.
         var first = (await AnalyzeAsync(document, options)).First(d => fix.FixableDiagnosticIds.Contains(d.Id));
-        var key = equivalenceKey ?? (await GetActionAsync(fix, document, first, null))!.EquivalenceKey;
+        var key = equivalenceKey ?? (await GetActionAsync(fix, document, first, null))?.EquivalenceKey;
         var context = new FixAllContext(
             document, fix, FixAllScope.Document, key, fix.FixableDiagnosticIds,
             new AnalyzerDiagnosticProvider(options), CancellationToken.None);

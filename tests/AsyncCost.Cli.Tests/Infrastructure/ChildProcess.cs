@@ -36,6 +36,8 @@ internal sealed class ChildProcess : IDisposable
 
     public int Id => _process.Id;
 
+    public bool HasExited => _process.HasExited;
+
     public string IdText => Id.ToString(System.Globalization.CultureInfo.InvariantCulture);
 
     /// <summary>Starts the tool's build output: dotnet dotnet-asynccost.dll args.</summary>
@@ -44,6 +46,21 @@ internal sealed class ChildProcess : IDisposable
     /// <summary>Starts the ground-truth workload: dotnet AsyncCost.Workload.dll args.</summary>
     public static ChildProcess StartWorkload(IReadOnlyDictionary<string, string>? environment, params string[] args) =>
         Start("dotnet", [Repository.WorkloadDll, .. args], environment);
+
+    /// <summary>Starts the workload's endless Task.Yield loop and waits until it runs (its first RESULT line); <see cref="StopLoopAsync"/> ends it.</summary>
+    public static async Task<ChildProcess> StartYieldLoopAsync()
+    {
+        var workload = StartWorkload(null, "yield", "100000", "--loop");
+        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
+        return workload;
+    }
+
+    /// <summary>Ends a looping workload the way it expects (end of its input) and waits for it.</summary>
+    public async Task<ProcessResult> StopLoopAsync()
+    {
+        CloseInput();
+        return await WaitForExitAsync();
+    }
 
     public static ChildProcess Start(string fileName, IReadOnlyList<string> args, IReadOnlyDictionary<string, string>? environment = null)
     {

@@ -75,4 +75,40 @@ public class AllocationComputerTests
 
         Assert.Equal(1, Assert.Single(computer.Results()).Samples);
     }
+
+    [Fact]
+    public void Two_streams_added_give_the_estimates_of_one_stream_holding_both()
+    {
+        var first = new AllocationComputer();
+        var second = new AllocationComputer();
+        var both = new AllocationComputer();
+        foreach (var (computer, type, size) in new[] { (first, "A", 96), (first, "B", 40), (second, "A", 96), (second, "C", 500) })
+        {
+            computer.OnAllocationSampled(type, size);
+            both.OnAllocationSampled(type, size);
+        }
+
+        first.Add(second);
+
+        Assert.Equal(both.Samples, first.Samples);
+        Assert.Equal(
+            both.Results().Select(t => (t.TypeName, t.Samples, t.Bytes, t.BytesVariance, t.Objects, t.ObjectsVariance)),
+            first.Results().Select(t => (t.TypeName, t.Samples, t.Bytes, t.BytesVariance, t.Objects, t.ObjectsVariance)));
+    }
+
+    [Fact]
+    public void Adding_a_stream_of_ticks_to_sampled_estimates_keeps_them_unmixed()
+    {
+        var sampled = new AllocationComputer();
+        sampled.OnAllocationSampled("A", 100);
+        var ticks = new AllocationComputer();
+        ticks.OnAllocationTick("A", 100_000, 100);
+
+        sampled.Add(ticks);
+        ticks.Add(sampled);
+
+        Assert.Equal(1, Assert.Single(sampled.Results()).Samples);
+        Assert.Equal("AllocationSampled", ticks.EventKind);
+        Assert.Equal(1, Assert.Single(ticks.Results()).Samples);
+    }
 }

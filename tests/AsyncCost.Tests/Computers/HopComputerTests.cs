@@ -37,6 +37,27 @@ public class HopComputerTests
     }
 
     [Fact]
+    public void Adding_a_later_streams_hops_adds_each_methods_counts()
+    {
+        var first = new HopComputer();
+        first.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        first.OnContinuationScheduled(Main, 2);
+        first.OnWorkItemDequeued(Worker);
+        first.OnContinuationStarted(Worker, 2);
+        var second = new HopComputer();
+        second.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        second.OnWaitBegin(Worker, 7, 0, behavior: 1);
+        second.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__1");
+
+        first.Add(second);
+
+        var yield = Assert.Single(first.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
+        Assert.Equal((2, 1, 1), (yield.SuspendingCalls, yield.Hops, yield.BlockingWaits));
+        Assert.Equal(1, Assert.Single(first.Results(), m => m.StateMachineName == "<OtherAsync>d__1").SuspendingCalls);
+        Assert.Equal((1, 1), (first.Hops, first.WorkItems));
+    }
+
+    [Fact]
     public void An_awaited_task_completed_on_another_thread_hops_when_its_continuation_is_queued()
     {
         var hops = new HopComputer();
@@ -107,5 +128,25 @@ public class CounterComputerTests
         Assert.Equal(1024, counters.AllocatedBytes);
         Assert.Null(counters.LockContentions);
         Assert.Equal(5, counters.Samples);
+    }
+
+    [Fact]
+    public void Adding_a_streams_counters_sums_increments_and_keeps_the_higher_peak()
+    {
+        var first = new CounterComputer();
+        first.OnCounter("threadpool-completed-items-count", 10);
+        first.OnCounter("threadpool-queue-length", 3);
+        var second = new CounterComputer();
+        second.OnCounter("threadpool-completed-items-count", 5);
+        second.OnCounter("threadpool-queue-length", 7);
+        second.OnCounter("alloc-rate", 1024);
+
+        first.Add(second);
+
+        Assert.Equal(15, first.CompletedWorkItems);
+        Assert.Equal(7, first.MaxQueueLength);
+        Assert.Equal(1024, first.AllocatedBytes);
+        Assert.Null(first.LockContentions);
+        Assert.Equal(5, first.Samples);
     }
 }

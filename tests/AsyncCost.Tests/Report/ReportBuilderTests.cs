@@ -10,14 +10,14 @@ public class ReportBuilderTests
 {
     private static readonly ReportSource Source = new() { Kind = SourceKind.TraceFile };
 
-    private static (ModuleCatalog Modules, EventReader Allocations, EventReader Hops) Readers()
+    private static (MethodCatalog Methods, EventReader Allocations, EventReader Hops) Readers()
     {
-        var modules = new ModuleCatalog();
+        var modules = new MethodCatalog();
         modules.AddModule(WorkloadProcess.DllPath);
         return (modules, new EventReader(modules), new EventReader(modules));
     }
 
-    private static AsyncCostReport Build(ModuleCatalog modules, params PassResult[] passes)
+    private static AsyncCostReport Build(MethodCatalog modules, params PassResult[] passes)
         => new ReportBuilder(modules).Build(Source, passes, [], StopReason.EndOfTrace, cutShort: false, []);
 
     [Fact]
@@ -36,7 +36,7 @@ public class ReportBuilderTests
         }
         allocations.Allocations.OnAllocationSampled("System.String", 40);
 
-        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Reader = allocations });
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
 
         var service = Assert.Single(report.Methods, m => m.MethodKey == "Ns.Service.GetAsync");
         Assert.Equal([AllocationKind.StateMachineBox, AllocationKind.Closure], service.Allocations.Select(a => a.Kind));
@@ -53,6 +53,24 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_method_its_async_local_function_and_its_async_lambdas_are_rows_of_their_own()
+    {
+        var (modules, allocations, _) = Readers();
+        // The boxes of one member's state machines, as the compiler names them (see the analyzer's LambdaOrdinalTests).
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Shop.Feed+<RunAsync>d__2]", 112);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Shop.Feed+<<RunAsync>g__PollAsync|2_0>d]", 104);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c+<<RunAsync>b__2_1>d]", 96);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c__DisplayClass2_0+<<RunAsync>b__2>d]", 96);
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(
+            ["Shop.Feed.RunAsync", "Shop.Feed.RunAsync.PollAsync", "Shop.Feed.RunAsync.lambda#1", "Shop.Feed.RunAsync.lambda#2"],
+            report.Methods.Select(m => m.MethodKey).Order(StringComparer.Ordinal));
+        Assert.Equal(report.Methods.Select(m => m.MethodKey), report.Methods.Select(m => m.DisplayName));
+    }
+
+    [Fact]
     public void Joins_hop_pass_short_names_to_full_names_and_keeps_each_figures_pass()
     {
         var (modules, allocations, hops) = Readers();
@@ -64,8 +82,8 @@ public class ReportBuilderTests
         hops.Hops.OnOperationBegin(1, 20, "Async: <HandoffAsync>d__1"); // only in the hop pass: resolved through metadata
 
         var report = Build(modules,
-            new PassResult { Pass = MeasurementPasses.Allocations, Reader = allocations },
-            new PassResult { Pass = MeasurementPasses.Hops, Reader = hops });
+            new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
+            new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
         var yield = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
         Assert.Equal(FigureSource.AllocationPass, yield.Bytes!.Source);
@@ -86,7 +104,7 @@ public class ReportBuilderTests
         hops.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
         typeof(EventReader).GetProperty(nameof(EventReader.SawTplEvents))!.SetValue(hops, true);
 
-        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Reader = hops });
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
         Assert.Contains(report.Warnings, w => w.Code == "tpl-observer-effect");
         Assert.Equal(FigureSource.HopPass, Assert.Single(report.Methods).Bytes!.Source);

@@ -6,67 +6,23 @@ using System.Text;
 namespace AsyncCost.Attribution;
 
 /// <summary>
-/// What the user's assemblies say about their async methods, read from metadata (the module paths come from loader and
-/// rundown events or /proc/PID/maps): the full names of state machines known by short name in TPL events, and which async
-/// methods return a given Task&lt;T&gt; (a synchronously completed call allocates only that Task, with no state-machine name).
-/// Framework assemblies are skipped.
+/// The async methods an assembly on disk declares, read from its metadata: the optional fallback of
+/// <see cref="MethodCatalog"/> for traces without method rundown (the trace names what ran; a file names what exists, if it
+/// is still where it was). Framework assemblies are skipped.
 /// </summary>
-internal sealed class ModuleCatalog
+internal static class AssemblyAsyncMethods
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1";
 
-    private readonly HashSet<string> _paths = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, List<string>> _stateMachinesByShortName = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, List<AsyncMethodName>> _methodsByTaskType = new(StringComparer.Ordinal);
-    private readonly HashSet<string> _read = new(StringComparer.Ordinal);
+    /// <summary>True for a .dll/.exe path outside the shared framework (which has no user async methods).</summary>
+    public static bool IsUserModule(string? path) =>
+        !string.IsNullOrEmpty(path)
+        && (path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) || path.EndsWith(".exe", StringComparison.OrdinalIgnoreCase))
+        && !path.Contains("/shared/Microsoft.", StringComparison.Ordinal) && !path.Contains("\\shared\\Microsoft.", StringComparison.Ordinal);
 
-    /// <summary>Adds a module path (duplicates and framework assemblies are ignored).</summary>
-    public void AddModule(string? path)
-    {
-        if (string.IsNullOrEmpty(path) || !path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) && !path.EndsWith(".exe", StringComparison.OrdinalIgnoreCase))
-        {
-            return;
-        }
-        if (path.Contains("/shared/Microsoft.", StringComparison.Ordinal) || path.Contains("\\shared\\Microsoft.", StringComparison.Ordinal))
-        {
-            return; // the shared framework has no user async methods
-        }
-        _paths.Add(path);
-    }
-
-    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
-    public IReadOnlyList<string> StateMachinesNamed(string shortName)
-    {
-        ReadPending();
-        return _stateMachinesByShortName.TryGetValue(shortName, out var names) ? names : [];
-    }
-
-    /// <summary>Every state machine's full runtime name found in the modules.</summary>
-    public IEnumerable<string> AllStateMachines()
-    {
-        ReadPending();
-        return _stateMachinesByShortName.Values.SelectMany(names => names);
-    }
-
-    /// <summary>The async methods whose return type prints as <paramref name="taskTypeName"/> ("System.Threading.Tasks.Task`1[System.Decimal]").</summary>
-    public IReadOnlyList<AsyncMethodName> MethodsReturning(string taskTypeName)
-    {
-        ReadPending();
-        return _methodsByTaskType.TryGetValue(taskTypeName, out var methods) ? methods : [];
-    }
-
-    private void ReadPending()
-    {
-        foreach (var path in _paths)
-        {
-            if (_read.Add(path))
-            {
-                ReadModule(path);
-            }
-        }
-    }
-
-    private void ReadModule(string path)
+    /// <summary>Reads the module's state machines and the Task&lt;T&gt; return types of its async methods into the table;
+    /// false when the file cannot be read (moved, deleted, not an assembly).</summary>
+    public static bool Read(string path, AsyncMethodTable table)
     {
         try
         {
@@ -74,7 +30,7 @@ internal sealed class ModuleCatalog
             using var pe = new PEReader(stream);
             if (!pe.HasMetadata)
             {
-                return;
+                return false;
             }
             var reader = pe.GetMetadataReader();
             var provider = new RuntimeNameProvider(reader);
@@ -82,9 +38,9 @@ internal sealed class ModuleCatalog
             {
                 var type = reader.GetTypeDefinition(handle);
                 var fullName = RuntimeNameProvider.FullName(reader, handle);
-                if (type.IsNested && reader.GetString(type.Name).StartsWith('<') && AsyncMethodName.Parse(fullName) is { Kind: not GeneratedTypeKind.Closure })
+                if (type.IsNested && reader.GetString(type.Name).StartsWith('<'))
                 {
-                    Add(_stateMachinesByShortName, reader.GetString(type.Name), fullName);
+                    table.AddStateMachine(fullName);
                 }
                 foreach (var methodHandle in type.GetMethods())
                 {
@@ -96,20 +52,15 @@ internal sealed class ModuleCatalog
                     var returnType = method.DecodeSignature(provider, genericContext: null).ReturnType;
                     if (returnType.StartsWith(TaskOfT + "[", StringComparison.Ordinal))
                     {
-                        Add(_methodsByTaskType, returnType, name);
+                        table.AddTaskReturningMethod(name, returnType);
                     }
                 }
             }
+            return true;
         }
-        catch (IOException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or BadImageFormatException)
         {
-            // Moved or deleted since the trace: names stay as the events gave them.
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
-        catch (BadImageFormatException)
-        {
+            return false;
         }
     }
 
@@ -134,19 +85,6 @@ internal sealed class ModuleCatalog
             return blob.ReadUInt16() == 1 ? blob.ReadSerializedString() : null;
         }
         return null;
-    }
-
-    private static void Add<T>(Dictionary<string, List<T>> table, string key, T value)
-    {
-        if (!table.TryGetValue(key, out var list))
-        {
-            list = [];
-            table.Add(key, list);
-        }
-        if (!list.Contains(value))
-        {
-            list.Add(value);
-        }
     }
 
     /// <summary>Decodes signatures into the runtime's printed type names ("System.Threading.Tasks.Task`1[System.Decimal]").</summary>

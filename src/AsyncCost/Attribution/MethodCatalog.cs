@@ -1,0 +1,115 @@
+namespace AsyncCost.Attribution;
+
+/// <summary>
+/// Names the async methods a session saw. The trace itself is the source: method events (MethodLoadVerbose during the
+/// session, MethodDCStopVerbose at its rundown) give every jitted method's type, name and signature, so a report reads the
+/// same on any machine. The assemblies the process loaded are an optional extra, read only when the trace has no method
+/// events (a trace recorded without method rundown) and only if they are still where they were.
+/// </summary>
+internal sealed class MethodCatalog
+{
+    private const string TaskOfT = "System.Threading.Tasks.Task`1[";
+
+    private readonly AsyncMethodTable _fromTrace = new();
+    private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
+    private readonly HashSet<(string, string, string)> _seenMethods = [];
+    private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
+    private AsyncMethodTable? _fromAssemblies;
+    private bool _tableComplete;
+
+    /// <summary>How many methods the trace named (0: the trace had no method rundown).</summary>
+    public int MethodEvents { get; private set; }
+
+    /// <summary>The user modules the process loaded, by path (from loader events or /proc/PID/maps).</summary>
+    public IReadOnlyCollection<string> ModulePaths => _modulePaths;
+
+    /// <summary>True when names came from assemblies on disk, because the trace had no method events.</summary>
+    public bool UsedAssemblies => MethodEvents == 0 && !Table().IsEmpty;
+
+    /// <summary>Adds a method from a MethodLoadVerbose or MethodDCStopVerbose event.</summary>
+    /// <param name="typeName">MethodNamespace: the runtime type name ("Ns.T+&lt;X&gt;d__0", "AsyncStateMachineBox`1[...]").</param>
+    /// <param name="methodName">MethodName ("MoveNext", "GetPriceAsync").</param>
+    /// <param name="signature">MethodSignature ("instance class System.Threading.Tasks.Task`1&lt;value class System.Decimal&gt;  (int32)").</param>
+    public void AddMethod(string typeName, string methodName, string signature)
+    {
+        if (!_seenMethods.Add((typeName, methodName, signature)))
+        {
+            return; // the same method from its load event and again from the rundown
+        }
+        MethodEvents++;
+        var type = RuntimeTypeName.Parse(typeName);
+        // A state machine's own methods (MoveNext), or a box whose type arguments name one.
+        _fromTrace.AddStateMachine(type.Name);
+        foreach (var argument in type.Arguments)
+        {
+            _fromTrace.AddStateMachine(argument.Name);
+        }
+        if (MethodSignatureText.ReturnType(signature) is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
+        {
+            _taskReturningMethods.Add((type.Name, methodName, returnType));
+            _tableComplete = false;
+        }
+    }
+
+    /// <summary>Adds a module path for the fallback (duplicates and framework assemblies are ignored).</summary>
+    public void AddModule(string? path)
+    {
+        if (AssemblyAsyncMethods.IsUserModule(path) && _modulePaths.Add(path!))
+        {
+            _fromAssemblies = null; // read again, with this one
+        }
+    }
+
+    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
+    public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);
+
+    /// <summary>Every state machine's full runtime name known.</summary>
+    public IEnumerable<string> AllStateMachines() => Table().AllStateMachines();
+
+    /// <summary>The async methods whose return type prints as <paramref name="taskTypeName"/> ("System.Threading.Tasks.Task`1[System.Decimal]").</summary>
+    public IReadOnlyList<AsyncMethodName> MethodsReturning(string taskTypeName) => Table().MethodsReturning(taskTypeName);
+
+    private AsyncMethodTable Table()
+    {
+        if (MethodEvents == 0)
+        {
+            return _fromAssemblies ??= ReadAssemblies();
+        }
+        if (!_tableComplete)
+        {
+            LinkTaskReturningMethods();
+        }
+        return _fromTrace;
+    }
+
+    /// <summary>An async method's stub ("Ns.T", "GetAsync", Task`1[X]) joins its state machine ("Ns.T+&lt;GetAsync&gt;d__2")
+    /// by type and member name: then the Task&lt;X&gt; it returns can be charged to it.</summary>
+    private void LinkTaskReturningMethods()
+    {
+        var stateMachines = _fromTrace.AllStateMachines()
+            .Select(AsyncMethodName.Parse)
+            .Where(name => name is { Kind: GeneratedTypeKind.StateMachine })
+            .ToLookup(name => (name!.TypeKey, name.MemberName));
+        foreach (var (typeName, methodName, taskType) in _taskReturningMethods)
+        {
+            if (AsyncMethodName.Parse(typeName + "+<" + methodName + ">d__0") is { } stub)
+            {
+                foreach (var name in stateMachines[(stub.TypeKey, stub.MemberName)])
+                {
+                    _fromTrace.AddTaskReturningMethod(name!, taskType);
+                }
+            }
+        }
+        _tableComplete = true;
+    }
+
+    private AsyncMethodTable ReadAssemblies()
+    {
+        var table = new AsyncMethodTable();
+        foreach (var path in _modulePaths)
+        {
+            AssemblyAsyncMethods.Read(path, table);
+        }
+        return table;
+    }
+}

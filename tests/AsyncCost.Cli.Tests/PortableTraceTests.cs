@@ -1,0 +1,184 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+using AsyncCost.Cli.Tests.Infrastructure;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>
+/// A saved trace names its methods by itself: recorded in one place, read anywhere, whatever recorded it.
+/// </summary>
+[Collection(LaunchedWorkloadGroup.Name)]
+public sealed class PortableTraceTests
+{
+    private static readonly string WorkloadDirectory = Path.GetDirectoryName(Repository.WorkloadDll)!;
+
+    /// <summary>A SARIF log with one finding in the workload's yield method, as the analyzer writes it.</summary>
+    private const string Sarif = """
+        {
+          "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+          "version": "2.1.0",
+          "runs": [{
+            "tool": { "driver": { "name": "Microsoft (R) Visual C# Compiler", "rules": [
+              { "id": "AC0005", "properties": { "tags": ["AsyncCost.Cost.Hops"] } } ] } },
+            "results": [{
+              "ruleId": "AC0005", "level": "warning", "message": { "text": "Task.Yield inside a loop" },
+              "locations": [{ "physicalLocation": { "artifactLocation": { "uri": "file:///repo/Scenarios.cs" }, "region": { "startLine": 10 } } }],
+              "properties": { "customProperties": { "AsyncCostMethod": "AsyncCost.Workload.Scenarios.YieldOnceAsync" } }
+            }]
+          }]
+        }
+        """;
+
+    [Fact]
+    public async Task A_report_reads_the_same_after_the_app_is_deleted_and_the_traces_moved()
+    {
+        var recorded = Directory.CreateTempSubdirectory("asynccost-recorded-").FullName;
+        var elsewhere = Directory.CreateTempSubdirectory("asynccost-elsewhere-").FullName;
+        try
+        {
+            var app = Path.Combine(recorded, "app");
+            CopyDirectory(WorkloadDirectory, app);
+            var sarif = Path.Combine(recorded, "build.sarif");
+            await File.WriteAllTextAsync(sarif, Sarif);
+            var run = Path.Combine(recorded, "run");
+            var collect = await ChildProcess.RunToolAsync("collect", "-o", run, "--", "dotnet", Path.Combine(app, "AsyncCost.Workload.dll"), "yield", "100000");
+            Assert.True(collect.ExitCode == 0, collect.ToString());
+            string[] traces = [run + ".allocations.nettrace", run + ".hops.nettrace"];
+            var before = await ReportJsonAsync(sarif, traces);
+
+            Directory.Delete(app, recursive: true);
+            var moved = traces.Select(t => Path.Combine(elsewhere, Path.GetFileName(t))).ToArray();
+            foreach (var (from, to) in traces.Zip(moved))
+            {
+                File.Move(from, to);
+            }
+            var after = await ReportJsonAsync(sarif, moved);
+
+            Assert.Equal(Rows(before), Rows(after));
+            Assert.Equal(Findings(before), Findings(after));
+            Assert.Contains(Findings(after), f => f.StartsWith(ReportAssertions.YieldMethodKey + " exercised", StringComparison.Ordinal));
+            Assert.DoesNotContain(Rows(after), row => row.StartsWith('?'));
+            Assert.DoesNotContain(Warnings(after), code => code is "no-method-rundown" or "names-from-assemblies");
+        }
+        finally
+        {
+            Directory.Delete(recorded, recursive: true);
+            Directory.Delete(elsewhere, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Traces_recorded_by_dotnet_trace_with_the_documented_providers_give_the_same_figures()
+    {
+        var restore = await RunAsync("dotnet", ["tool", "restore"], Repository.Root);
+        Assert.True(restore.ExitCode == 0, "dotnet tool restore (the repository's tool manifest has dotnet-trace): " + restore);
+        var directory = Directory.CreateTempSubdirectory("asynccost-dotnet-trace-").FullName;
+        try
+        {
+            // Bytes need ~10,000 samples for a tight bound (11.5 M calls x 96 B); hops are exact counts.
+            var allocations = await RecordWithDotNetTraceAsync("allocations", directory, 11_500_000);
+            var hops = await RecordWithDotNetTraceAsync("hops", directory, 300_000);
+
+            var result = await ChildProcess.RunToolAsync("report", allocations.Trace, hops.Trace, "--format", "json");
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+            ReportAssertions.MatchesYieldTruth(report, allocations.Truth.BytesPerOp, expectHops: false);
+            var row = ReportAssertions.YieldRow(report);
+            Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
+            Assert.InRange(row.Hops.Value, hops.Truth.Count * 0.98, hops.Truth.Count * 1.02);
+            Assert.DoesNotContain(report.Warnings, w => w.Code is "no-allocation-events" or "no-tpl-events" or "no-method-rundown");
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task A_trace_without_TPL_events_or_method_rundown_says_which_figures_are_missing()
+    {
+        var directory = Directory.CreateTempSubdirectory("asynccost-partial-").FullName;
+        try
+        {
+            var trace = Path.Combine(directory, "allocations-only.nettrace");
+            // Allocation sampling and module loads: no TPL events, and no rundown of methods.
+            var record = await RunAsync("dotnet", ["dotnet-trace", "collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
+                "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"], Repository.Root);
+            Assert.True(record.ExitCode == 0, record.ToString());
+
+            var result = await ChildProcess.RunToolAsync("report", trace, "--format", "json");
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var warnings = Warnings(JsonNode.Parse(result.StandardOutput)!);
+            Assert.Contains("no-tpl-events", warnings);
+            Assert.DoesNotContain("no-allocation-events", warnings);
+            // The workload's assembly is still where the trace says, so names come from it, and the report says so.
+            Assert.Contains("names-from-assemblies", warnings);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static async Task<(string Trace, WorkloadResult Truth)> RecordWithDotNetTraceAsync(string pass, string directory, int calls)
+    {
+        var providers = await ChildProcess.RunToolAsync("providers", "--pass", pass);
+        Assert.True(providers.ExitCode == 0, providers.ToString());
+        var trace = Path.Combine(directory, $"run.{pass}.nettrace");
+        var record = await RunAsync("dotnet", ["dotnet-trace", "collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
+            "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", calls.ToString(CultureInfo.InvariantCulture)], Repository.Root);
+        Assert.True(record.ExitCode == 0 && File.Exists(trace), record.ToString());
+        return (trace, Assert.Single(WorkloadResult.ParseAll(record.StandardOutput)));
+    }
+
+    private static async Task<JsonNode> ReportJsonAsync(string sarif, IReadOnlyList<string> traces)
+    {
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", sarif, .. traces, "--format", "json"]);
+        Assert.True(result.ExitCode == 0, result.ToString());
+        return JsonNode.Parse(result.StandardOutput)!;
+    }
+
+    private static JsonNode Measured(JsonNode hotFindings) => hotFindings["measured"] ?? hotFindings;
+
+    /// <summary>Every method row as one comparable line: key, name and figures.</summary>
+    private static List<string> Rows(JsonNode hotFindings) =>
+    [
+        .. Measured(hotFindings)["methods"]!.AsArray().Select(m => string.Join(" ",
+            (string?)m!["displayName"], (string?)m["methodKey"], m["calls"]?["value"]?.ToString(), m["bytes"]?["value"]?.ToString(), m["hops"]?["value"]?.ToString())),
+    ];
+
+    private static List<string> Findings(JsonNode hotFindings) =>
+    [
+        .. hotFindings["findings"]!.AsArray().Select(f => $"{(string?)f!["finding"]!["methodKey"]} {((bool)f["exercised"]! ? "exercised" : "not exercised")} {f["share"]}"),
+    ];
+
+    private static List<string> Warnings(JsonNode report) =>
+        [.. Measured(report)["warnings"]!.AsArray().Select(w => (string)w!["code"]!)];
+
+    private static async Task<ProcessResult> RunAsync(string fileName, IReadOnlyList<string> args, string workingDirectory)
+    {
+        var info = new System.Diagnostics.ProcessStartInfo(fileName) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = System.Diagnostics.Process.Start(info)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync().WaitAsync(ChildProcess.HangGuard);
+        return new ProcessResult(process.ExitCode, await stdout, await stderr);
+    }
+
+    private static void CopyDirectory(string from, string to)
+    {
+        foreach (var file in Directory.EnumerateFiles(from, "*", SearchOption.AllDirectories))
+        {
+            var target = Path.Combine(to, Path.GetRelativePath(from, file));
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
+    }
+}
