@@ -46,7 +46,7 @@ public static class Descriptors
         "Library code awaits without ConfigureAwait(false)",
         "Add ConfigureAwait(false) to this await in library code: when it suspends, resuming through the caller's captured context costs a post back to it (like a thread-pool hop, " + CostModel.ThreadPoolHop + ") and can deadlock callers that block on the result, under a single-threaded synchronization context",
         Categories.Reliability,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "Library code should not resume on the caller's synchronization context.");
 
     public static readonly DiagnosticDescriptor TaskYieldInLoop = Create(
