@@ -55,7 +55,7 @@ public static class TracingOverheadCommand
             {
                 var median = Median(runs.Select(r => r.OpsPerSecond));
                 var hops = mode is TracedBy.HopPass or TracedBy.HopPassWindowed
-                    ? string.Join(" ", runs.Select(r => string.Create(CultureInfo.InvariantCulture, $"{r.MethodHops / r.WorkItems:P1}")))
+                    ? string.Join(" ", runs.Select(r => r.WorkItems > 0 ? string.Create(CultureInfo.InvariantCulture, $"{r.MethodHops / r.WorkItems:P1}") : "-"))
                     : "";
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"| {scenario} {count:N0} ({what}) | {mode} | {median:N0} | {runs.Min(r => r.OpsPerSecond):N0} | {runs.Max(r => r.OpsPerSecond):N0} | {(baseline / median - 1):P1} | {(best / runs.Max(r => r.OpsPerSecond) - 1):P1} | {Median(runs.Select(r => r.EventsPerSecond)):N0} | {runs.Max(r => r.Lost):N0} | {hops} | {runs.Min(r => r.Load):0.0}–{runs.Max(r => r.Load):0.0} |"));
