@@ -80,7 +80,7 @@ public static class HopKeywordsCommand
                     continue;
                 }
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Sets[set].Name} | {Median(r, x => (double)(x.Events + x.Lost) / count):F2} | {Median(r, x => (double)x.Bytes / count):F1} | {Median(r, x => x.Lost):N0} | {Median(r, x => x.MethodHops):N0} / {Median(r, x => x.WorkItems):N0} | {Median(r, x => x.UntracedOpsPerSecond):N0} | {Median(r, x => x.OpsPerSecond):N0} | {Median(r, x => x.Slowdown):P0} | {r.Min(x => x.Load):0.0}–{r.Max(x => x.Load):0.0} |"));
+                    $"| {Sets[set].Name.Replace("|", "\\|", StringComparison.Ordinal)} | {Median(r, x => (double)(x.Events + x.Lost) / count):F2} | {Median(r, x => (double)x.Bytes / count):F1} | {Median(r, x => x.Lost):N0} | {Median(r, x => x.MethodHops):N0} / {Median(r, x => x.WorkItems):N0} | {Median(r, x => x.UntracedOpsPerSecond):N0} | {Median(r, x => x.OpsPerSecond):N0} | {Median(r, x => x.Slowdown):P0} | {r.Min(x => x.Load):0.0}–{r.Max(x => x.Load):0.0} |"));
             }
             for (var set = 0; set < Sets.Length; set++)
             {
