@@ -131,27 +131,34 @@ public class ReportBuilderTests
         return window;
     }
 
+    /// <summary>The report of a windowed hop pass: its windows, its time between them, and the work items its counters saw.</summary>
+    private static AsyncCostReport BuildWindowed(MethodCatalog modules, EventReader[] windows, TimeSpan recorded, TimeSpan unrecorded, params double[] increments)
+    {
+        var figures = new PassFigures();
+        foreach (var window in windows)
+        {
+            figures.Add(window);
+        }
+        var counters = new CounterComputer();
+        foreach (var increment in increments)
+        {
+            counters.OnCounter("threadpool-completed-items-count", increment);
+        }
+        return Build(modules, new PassResult
+        {
+            Pass = MeasurementPasses.Hops, Figures = figures, Duration = recorded, Unrecorded = unrecorded, WindowedPassCounters = counters,
+        });
+    }
+
     [Fact]
     public void A_windowed_hop_pass_scales_its_counts_by_the_thread_pools_work_items()
     {
         var (modules, _, _) = Readers();
-        var figures = new PassFigures();
-        // Two windows, 100 and 300 work items, every one a Task.Yield hop: one hop per work item in both.
-        figures.Add(YieldWindow(modules, workItems: 100, hopping: 100));
-        figures.Add(YieldWindow(modules, workItems: 300, hopping: 300));
-        // The counters over the whole pass: the windows' 400 work items and 8 s at 1,000 per second between them.
-        var counters = new CounterComputer();
-        counters.OnCounter("threadpool-completed-items-count", 400);
-        for (var second = 0; second < 8; second++)
-        {
-            counters.OnCounter("threadpool-completed-items-count", 1_000);
-        }
-
-        var report = Build(modules, new PassResult
-        {
-            Pass = MeasurementPasses.Hops, Figures = figures, Duration = TimeSpan.FromSeconds(2),
-            Unrecorded = TimeSpan.FromSeconds(8), WindowedPassCounters = counters,
-        });
+        // Two windows, 100 and 300 work items, every one a Task.Yield hop: one hop per work item in both. The counters over
+        // the whole pass: the windows' 400 work items and 8 s at 1,000 per second between them.
+        var report = BuildWindowed(modules,
+            [YieldWindow(modules, workItems: 100, hopping: 100), YieldWindow(modules, workItems: 300, hopping: 300)],
+            TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(8), [400, .. Enumerable.Repeat(1_000.0, 8)]);
 
         var row = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
         // The counter's last 0.1 s of the 10 s pass went unreported: half of it (42 work items) is added, half is in the bound.
@@ -169,18 +176,10 @@ public class ReportBuilderTests
     public void Windows_that_disagree_widen_the_bound()
     {
         var (modules, _, _) = Readers();
-        var figures = new PassFigures();
         // 100 work items per window; the method hops 10 times in one window and 90 in the other.
-        figures.Add(YieldWindow(modules, workItems: 100, hopping: 10));
-        figures.Add(YieldWindow(modules, workItems: 100, hopping: 90));
-        var counters = new CounterComputer();
-        counters.OnCounter("threadpool-completed-items-count", 2_000);
-
-        var report = Build(modules, new PassResult
-        {
-            Pass = MeasurementPasses.Hops, Figures = figures, Duration = TimeSpan.FromSeconds(2),
-            Unrecorded = TimeSpan.FromSeconds(1), WindowedPassCounters = counters,
-        });
+        var report = BuildWindowed(modules,
+            [YieldWindow(modules, workItems: 100, hopping: 10), YieldWindow(modules, workItems: 100, hopping: 90)],
+            TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(1), 2_000);
 
         var hops = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync").Hops!;
         const double lastInterval = 2_000 * 0.1 / 3, total = 2_000 + (lastInterval / 2);
