@@ -71,6 +71,22 @@ public class AC0001AwaitInLoopTests
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) [|await F(x).ConfigureAwait(false)|]; foreach (var x in xs) [|await FV(x)|]; }"));
 
     [Fact]
+    public Task Flags_calls_to_the_classs_own_method_when_the_class_holds_no_state_they_can_change() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class Prices
+            {
+                private readonly HttpClient _http = new();
+                public async Task<List<string>> AllAsync(string[] ids)
+                {
+                    var result = new List<string>();
+                    foreach (var id in ids) result.Add([|await PriceAsync(id)|]);
+                    return result;
+                }
+                private Task<string> PriceAsync(string id) => _http.GetStringAsync("/price/" + id);
+            }
+            """));
+
+    [Fact]
     public Task Flags_one_finding_per_loop_on_its_first_await() =>
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
 
@@ -161,6 +177,22 @@ public class AC0001AwaitInLoopTests
             """));
 
     // ---- must not flag ----
+
+    [Fact]
+    public Task Does_not_flag_ordered_writes_through_the_objects_own_state_implicit_this() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class RowImporter
+            {
+                private int _column;
+                public async Task WriteRowAsync(object?[] values, CancellationToken ct)
+                {
+                    _column = 0;
+                    foreach (var value in values)
+                        await WriteAsync(value, ct).ConfigureAwait(false);
+                }
+                private Task WriteAsync(object? value, CancellationToken ct) { _column++; return Task.CompletedTask; }
+            }
+            """));
 
     [Fact]
     public Task Ignores_awaits_that_drive_the_loop_condition() =>

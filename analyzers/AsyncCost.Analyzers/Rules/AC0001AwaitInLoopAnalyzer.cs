@@ -420,8 +420,9 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 if (current is IInstanceReferenceOperation)
                 {
-                    // The method's own object: ordered when it is a writer, reader or buffer itself.
-                    return IsOrderedResourceType(current.Type);
+                    // The method's own object (this, written or implicit): ordered when it is a writer, reader or buffer
+                    // itself, or carries state its calls can change (an importer writing row after row).
+                    return IsOrderedResourceType(current.Type) || CanBeChanged(current.Type);
                 }
                 if (OperationTree.ReferencedSymbol(current) is { } symbol && !varying.Contains(symbol)
                     && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type) || IsUsedSynchronously(symbol, awaitedCalls)))
