@@ -85,3 +85,24 @@ public sealed class CollectAttachTests
         await workload.StopLoopAsync();
     }
 }
+
+/// <summary>`collect --hop-duty`: the windowed hop pass from the command line.</summary>
+public sealed class WindowedHopPassTests
+{
+    [Fact]
+    public async Task A_hop_duty_below_one_records_windows_and_still_gives_one_hop_per_yield()
+    {
+        using var workload = await ChildProcess.StartYieldLoopAsync();
+
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--passes", "hops", "--hop-duty", "0.25", "--duration", "00:00:08", "--format", "json");
+
+        await workload.StopLoopAsync();
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        Assert.Contains(report.Warnings, w => w.Code == "hop-windows");
+        var row = ReportAssertions.YieldRow(report);
+        Assert.True(row.Hops!.Sampled, "windowed hop counts are scaled estimates");
+        // Attached mid-run, window edges cut calls from their hops (benchmarks/results/HopKeywords.md): within 10 %.
+        Assert.InRange(row.HopsPerCall ?? 0, 0.9, 1.1);
+    }
+}

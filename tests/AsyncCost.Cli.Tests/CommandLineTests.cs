@@ -59,6 +59,8 @@ public sealed class CommandLineTests
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "-n", "app")]
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "--", "dotnet", "app.dll")]
     [InlineData("monitor needs exactly one target", "monitor")]
+    [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "0")]
+    [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "1.5")]
     [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "0")]
     [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "-5")]
     [InlineData("Required argument missing for command: 'report'", "report")]

@@ -36,6 +36,20 @@ internal static class CollectCommand
             + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
+        var hopDuty = new Option<double>("--hop-duty")
+        {
+            Description = "The share of the hop pass that is traced, in (0, 1]: below 1 the hop pass records 1 s windows and scales its counts by the "
+                + "thread pool's completed work items (with an error bound), so hop-heavy code runs untraced most of the time. Default 1 (continuous).",
+            DefaultValueFactory = _ => 1,
+            HelpName = "fraction",
+        };
+        hopDuty.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<double>() is not (> 0 and <= 1))
+            {
+                result.AddError("--hop-duty must be more than 0 and at most 1 (e.g. 0.1 traces one second in ten).");
+            }
+        });
         var childOutput = new Option<string?>("--child-output")
         {
             Description = "Write the launched command's output (stdout and stderr) to this file instead of this tool's stderr.",
@@ -49,7 +63,7 @@ internal static class CollectCommand
         };
         var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
         {
-            processId, processName, duration, passes, output, format, sarif, childOutput, command,
+            processId, processName, duration, passes, hopDuty, output, format, sarif, childOutput, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -78,6 +92,7 @@ internal static class CollectCommand
                 {
                     Passes = chosenPasses,
                     Duration = parse.GetValue(duration),
+                    HopDutyCycle = parse.GetValue(hopDuty),
                     OutputTracePath = reportOutput.TracePath,
                     Progress = status,
                 };
