@@ -87,6 +87,24 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Flags_calls_through_a_stateless_field_of_a_class_that_has_state_of_its_own() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class Catalog { public Task<decimal> PriceAsync(int id) => Task.FromResult(1m); }
+            public sealed class Pipeline
+            {
+                private readonly Catalog _catalog = new();
+                private decimal? _last;
+                public async Task<decimal> TotalAsync(int[] ids)
+                {
+                    var total = 0m;
+                    foreach (var id in ids) total += [|await _catalog.PriceAsync(id)|];
+                    _last = total;
+                    return total;
+                }
+            }
+            """));
+
+    [Fact]
     public Task Flags_one_finding_per_loop_on_its_first_await() =>
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
 

@@ -416,13 +416,16 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
 
         private bool IsSharedOrderedResource(IOperation input, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls)
         {
-            for (IOperation? current = ConfigureAwaitCalls.SkipConversions(input); current is not null;)
+            var start = ConfigureAwaitCalls.SkipConversions(input);
+            for (IOperation? current = start; current is not null;)
             {
                 if (current is IInstanceReferenceOperation)
                 {
-                    // The method's own object (this, written or implicit): ordered when it is a writer, reader or buffer
-                    // itself, or carries state its calls can change (an importer writing row after row).
-                    return IsOrderedResourceType(current.Type) || CanBeChanged(current.Type);
+                    // The method's own object: ordered when it is a writer, reader or buffer itself; and, when the loop
+                    // calls the object's own methods (this.M(), or M() implicitly), when it carries state those calls can
+                    // change (an importer writing row after row). Reached through a field (_catalog.GetAsync), the
+                    // field's object decides, not this.
+                    return IsOrderedResourceType(current.Type) || (current == start && CanBeChanged(current.Type));
                 }
                 if (OperationTree.ReferencedSymbol(current) is { } symbol && !varying.Contains(symbol)
                     && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type) || IsUsedSynchronously(symbol, awaitedCalls)))
