@@ -308,7 +308,8 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             }
             """ },
         { ".Result after a helper whose only work is a timed wait returned true", """
-            public static bool Within(Task pending) => pending.Wait(5000);
+            static bool Within(Task pending) => pending.Wait(5000);
+            public int TakeNow(Task<int> pending) => Within(pending) ? pending.Result : -1;
             async Task<int> Take(Task<int> pending) { if (!Within(pending)) { throw new TimeoutException(); } await Task.Yield(); return pending.Result; }
             """ },
         { "a private method every call of which passes a completed task", """
