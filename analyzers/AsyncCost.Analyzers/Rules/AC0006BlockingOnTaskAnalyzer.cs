@@ -19,8 +19,11 @@ namespace AsyncCost.Analyzers.Rules;
 /// (vs-threading#301), the antecedent inside its <c>ContinueWith</c> or awaiter callback, an event waited on that
 /// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
 /// <c>await Task.WhenAny</c>, a <c>bool async</c> method called with <c>false</c>). An earlier reported wait on the
-/// same task makes it known too: each task is reported once. A synchronous console <c>Main</c> is exempt; in a test
-/// project only blocking that an <c>await</c> could replace is reported, and timed probes are not.
+/// same task makes it known too: each task is reported once. Reported only where "await it" can be followed: in an
+/// async function, or in a synchronous method only this compilation calls, each call from code that can await.
+/// Public synchronous members, overrides, interface implementations, synchronous lambdas and the synchronous mode a
+/// library names (<c>if (!async)</c>, <c>if (context.IsSynchronous)</c>) are deliberate bridges and stay silent; in
+/// a test project timed probes are not reported either.
 /// Only a method with a blocking call is walked for these facts, once, however many blocking calls it has.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
