@@ -23,31 +23,19 @@ internal sealed class CallSites
 
     public CallSites(Compilation compilation) => _compilation = compilation;
 
-    /// <summary>One call: the invocation and the member whose body holds it.</summary>
-    public readonly struct Call
-    {
-        public Call(IInvocationOperation invocation, ISymbol container)
-        {
-            Invocation = invocation;
-            Container = container;
-        }
-
-        public IInvocationOperation Invocation { get; }
-        public ISymbol Container { get; }
-    }
-
     /// <summary>The calls found, and whether they are all the uses of the method (no method group, delegate or function pointer).</summary>
     public sealed class Found
     {
-        public static readonly Found Unknown = new(ImmutableArray<Call>.Empty, isComplete: false);
+        public static readonly Found Unknown = new(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, isComplete: false);
 
-        public Found(ImmutableArray<Call> calls, bool isComplete)
+        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, bool isComplete)
         {
             Calls = calls;
             IsComplete = isComplete;
         }
 
-        public ImmutableArray<Call> Calls { get; }
+        /// <summary>Each call, with the member whose body holds it.</summary>
+        public ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> Calls { get; }
 
         /// <summary>Every use of the method is one of <see cref="Calls"/>.</summary>
         public bool IsComplete { get; }
@@ -84,7 +72,7 @@ internal sealed class CallSites
 
     private Found Search(IMethodSymbol method)
     {
-        var calls = ImmutableArray.CreateBuilder<Call>();
+        var calls = ImmutableArray.CreateBuilder<(IInvocationOperation Invocation, ISymbol Container)>();
         var complete = true;
         foreach (var tree in TreesToSearch(method))
         {
@@ -119,7 +107,7 @@ internal sealed class CallSites
     }
 
     [SuppressMessage("MicrosoftCodeAnalysisPerformance", "RS1030:Do not invoke Compilation.GetSemanticModel() method within a diagnostic analyzer", Justification = "Only identifiers spelled like the method are bound; the result is cached per method.")]
-    private Use Classify(SimpleNameSyntax name, IMethodSymbol method, out Call call)
+    private Use Classify(SimpleNameSyntax name, IMethodSymbol method, out (IInvocationOperation Invocation, ISymbol Container) call)
     {
         call = default;
         var model = _compilation.GetSemanticModel(name.SyntaxTree);
@@ -150,7 +138,7 @@ internal sealed class CallSites
             && model.GetOperation(invocation) is IInvocationOperation operation
             && model.GetEnclosingSymbol(invocation.SpanStart) is { } container)
         {
-            call = new Call(operation, container);
+            call = (operation, container);
             return Use.Call;
         }
         return IsInNameOf(name) ? Use.None : Use.Other;
