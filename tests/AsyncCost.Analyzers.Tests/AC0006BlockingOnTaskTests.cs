@@ -16,6 +16,11 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             int M(Task<int> t) => t.[|Result|];
             async Task<int> Caller(Task<int> t) { await Task.Yield(); return M(t) + M(t); }
             """ },
+        { "an internal sync helper called only from async functions, in its own type and another", """
+            internal static int Price(Task<int> quote) => quote.[|Result|];
+            async Task<int> Total(Task<int> quote) { await Task.Yield(); return Price(quote) * 2; }
+            sealed class Other { async Task<int> Run(Task<int> q) { await Task.Yield(); Func<Task<int>> later = async () => C.Price(q); return await later(); } }
+            """ },
         { ".Wait() in an async method", """
             async Task M(Task t) { t.[|Wait|](); await Task.Delay(1); }
             """ },

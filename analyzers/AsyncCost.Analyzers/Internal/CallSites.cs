@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Diagnostics.CodeAnalysis;
+using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -18,8 +19,13 @@ namespace AsyncCost.Analyzers.Internal;
 /// </summary>
 internal sealed class CallSites
 {
+    // Binding an identifier in another file binds the member around it: past this many identifiers spelled like the
+    // method (a common name such as Wait or Write), the search does not start and the answer is "not all calls are known".
+    private const int MaxBoundNames = 32;
+
     private readonly Compilation _compilation;
     private readonly ConcurrentDictionary<IMethodSymbol, Found> _found = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<IMethodSymbol, bool> _everyCallCanAwait = new(SymbolEqualityComparer.Default);
 
     public CallSites(Compilation compilation) => _compilation = compilation;
 
@@ -58,10 +64,47 @@ internal sealed class CallSites
         return true;
     }
 
+    /// <summary>
+    /// The calls to a private method or a local function, all in the trees of its type (an internal method's calls
+    /// span the compilation: <see cref="Found.Unknown"/>).
+    /// </summary>
     public Found Of(IMethodSymbol method)
     {
         method = Normalize(method);
-        return IsVisibleOutside(method) ? Found.Unknown : _found.GetOrAdd(method, m => Search(m));
+        return method.MethodKind == MethodKind.LocalFunction || method.DeclaredAccessibility == Accessibility.Private
+            ? _found.GetOrAdd(method, m => Search(m))
+            : Found.Unknown;
+    }
+
+    /// <summary>
+    /// Whether the method, made async, could be awaited at each of its uses: it is called at least once, it is used
+    /// only in calls, and each call sits where an await is allowed. Uses that are not in an async function
+    /// (syntactically) are bound first: in a library most helpers have a synchronous caller, which settles the answer.
+    /// </summary>
+    public bool EveryCallCanAwait(IMethodSymbol method)
+    {
+        method = Normalize(method);
+        return !IsVisibleOutside(method) && _everyCallCanAwait.GetOrAdd(method, m =>
+        {
+            var calls = 0;
+            var names = Names(m);
+            if (names.Count > MaxBoundNames)
+            {
+                return false;
+            }
+            foreach (var name in names.OrderBy(n => IsInAsyncFunction(n) ? 1 : 0))
+            {
+                switch (Classify(name, m, out var call))
+                {
+                    case Use.Call when AwaitPlacement.CanAwait(call.Invocation, call.Container):
+                        calls++;
+                        break;
+                    case Use.Call or Use.Other:
+                        return false;
+                }
+            }
+            return calls > 0;
+        });
     }
 
     private static IMethodSymbol Normalize(IMethodSymbol method)
@@ -72,31 +115,64 @@ internal sealed class CallSites
 
     private Found Search(IMethodSymbol method)
     {
+        var names = Names(method);
+        if (names.Count > MaxBoundNames)
+        {
+            return Found.Unknown;
+        }
         var calls = ImmutableArray.CreateBuilder<(IInvocationOperation Invocation, ISymbol Container)>();
-        var complete = true;
+        foreach (var name in names)
+        {
+            switch (Classify(name, method, out var call))
+            {
+                case Use.Call:
+                    calls.Add(call);
+                    break;
+                case Use.Other:
+                    return Found.Unknown; // one use we cannot read is enough: not every use is a known call
+            }
+        }
+        return new Found(calls.ToImmutable(), isComplete: true);
+    }
+
+    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols).
+    private List<SimpleNameSyntax> Names(IMethodSymbol method)
+    {
+        var names = new List<SimpleNameSyntax>();
         foreach (var tree in TreesToSearch(method))
         {
-            var text = tree.GetText();
-            var root = tree.GetRoot();
-            foreach (var position in Occurrences(text, method.Name))
+            SyntaxNode? root = null;
+            foreach (var position in Occurrences(tree.GetText(), method.Name))
             {
+                root ??= tree.GetRoot();
                 var token = root.FindToken(position);
-                if (token.SpanStart != position || !token.IsKind(SyntaxKind.IdentifierToken) || token.ValueText != method.Name || token.Parent is not SimpleNameSyntax name)
+                if (token.SpanStart == position && token.IsKind(SyntaxKind.IdentifierToken) && token.ValueText == method.Name && token.Parent is SimpleNameSyntax name)
                 {
-                    continue;
-                }
-                switch (Classify(name, method, out var call))
-                {
-                    case Use.Call:
-                        calls.Add(call);
-                        break;
-                    case Use.Other:
-                        complete = false;
-                        break;
+                    names.Add(name);
                 }
             }
         }
-        return new Found(calls.ToImmutable(), complete);
+        return names;
+    }
+
+    // The function around a node is async by its declaration (not bound: an ordering hint only).
+    private static bool IsInAsyncFunction(SyntaxNode node)
+    {
+        for (var current = node.Parent; current is not null; current = current.Parent)
+        {
+            switch (current)
+            {
+                case AnonymousFunctionExpressionSyntax lambda:
+                    return lambda.AsyncKeyword.IsKind(SyntaxKind.AsyncKeyword);
+                case LocalFunctionStatementSyntax local:
+                    return local.Modifiers.Any(SyntaxKind.AsyncKeyword);
+                case BaseMethodDeclarationSyntax member:
+                    return member.Modifiers.Any(SyntaxKind.AsyncKeyword);
+                case MemberDeclarationSyntax:
+                    return false;
+            }
+        }
+        return false;
     }
 
     private enum Use
@@ -176,35 +252,30 @@ internal sealed class CallSites
         return trees;
     }
 
-    // Where the name starts in the text, read in chunks so that no copy of a whole file is made.
-    private static IEnumerable<int> Occurrences(SourceText text, string name)
+    // Where the name starts in the text, read in chunks (overlapping by the name's length) so that no copy of a
+    // whole file is made.
+    private static List<int> Occurrences(SourceText text, string name)
     {
-        const int ChunkSize = 8192;
+        const int ChunkSize = 16384;
+        var found = new List<int>();
         var buffer = new char[ChunkSize + name.Length];
         for (var start = 0; start < text.Length; start += ChunkSize)
         {
             var count = System.Math.Min(ChunkSize + name.Length - 1, text.Length - start);
             text.CopyTo(start, buffer, 0, count);
-            var last = System.Math.Min(ChunkSize, count - name.Length + 1);
-            for (var i = 0; i < last; i++)
+            var chunk = new System.ReadOnlySpan<char>(buffer, 0, count);
+            var limit = System.Math.Min(ChunkSize, count);
+            for (var offset = 0; offset < limit; )
             {
-                if (buffer[i] == name[0] && Matches(buffer, i, name))
+                var at = System.MemoryExtensions.IndexOf(chunk.Slice(offset), System.MemoryExtensions.AsSpan(name), System.StringComparison.Ordinal);
+                if (at < 0 || offset + at >= limit)
                 {
-                    yield return start + i;
+                    break;
                 }
+                found.Add(start + offset + at);
+                offset += at + 1;
             }
         }
-    }
-
-    private static bool Matches(char[] buffer, int at, string name)
-    {
-        for (var j = 1; j < name.Length; j++)
-        {
-            if (buffer[at + j] != name[j])
-            {
-                return false;
-            }
-        }
-        return true;
+        return found;
     }
 }

@@ -82,11 +82,11 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return;
         }
         var facts = factsByBody.GetValue(OperationTree.Root(context.Operation), root => new BlockFacts(types, root));
-        if (use.Subjects.All(s => facts.IsKnownComplete(s, use.Operation) || IsCompleteAtEveryCall(s, function!, facts, types, factsByBody)))
-        {
-            return;
-        }
-        if (reach == AwaitReach.ThroughCallers && !EveryCallCanAwait(function!, types))
+        // Cheapest first: the facts of this body, then (for a synchronous method) its callers, then the arguments of those calls.
+        var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
+        if (unknown.Count == 0
+            || (reach == AwaitReach.ThroughCallers && !types.CallSites.EveryCallCanAwait(function!))
+            || unknown.All(s => IsCompleteAtEveryCall(s, function!, facts, types, factsByBody)))
         {
             return;
         }
@@ -160,16 +160,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             : AwaitReach.None;
     }
 
-    // Made async, the method would be awaited at each call: that needs at least one call, every use a call (no
-    // method group handed to a delegate or a function pointer), and each call where an await is allowed.
-    private static bool EveryCallCanAwait(IMethodSymbol function, Types types)
-    {
-        var found = types.CallSites.Of(function);
-        return found.IsComplete && found.Calls.Length > 0 && found.Calls.All(call => AwaitPlacement.CanAwait(call.Invocation, call.Container));
-    }
-
-    // A task parameter of a method only this compilation calls, never reassigned, that every call passes complete
-    // (`if (t.IsCompleted) Settle(t); else t.ContinueWith(c => Settle(c));`).
+    // A task parameter of a private method or local function, never reassigned, that every call passes complete
+    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`).
     private static bool IsCompleteAtEveryCall(Subject subject, IMethodSymbol function, BlockFacts facts, Types types, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
     {
         if (subject.IsCollection
@@ -422,13 +414,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>"From <see cref="Position"/> on, in this function and the ones nested in it, <see cref="Task"/> has completed".</summary>
     private readonly struct Evidence
     {
-        public Evidence(TaskReference task, IOperation at, bool isReportedWait = false)
+        public Evidence(TaskReference task, IOperation at, bool isReportedWait = false, IOperation? storedCall = null)
         {
             Task = task;
             At = at;
             Position = at.Syntax.Span.End;
             Function = OperationScopes.EnclosingFunction(at);
             IsReportedWait = isReportedWait;
+            StoredCall = storedCall;
         }
 
         public TaskReference Task { get; }
@@ -438,6 +431,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         /// <summary>An earlier blocking call on the task, which speaks for it only where it is itself reported (not guarded).</summary>
         public bool IsReportedWait { get; }
+
+        /// <summary>
+        /// A call whose task was stored (<c>var t = Read(false);</c>): evidence only if that call returns a completed
+        /// task, which is asked (it may read the callee's body) only when a blocking use of the variable needs it.
+        /// </summary>
+        public IOperation? StoredCall { get; }
     }
 
     /// <summary>What one method body says about its tasks: where each is known complete, and where variables are reassigned.</summary>
@@ -554,9 +553,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         {
             _assignments.Add((variable, at.Syntax.SpanStart));
             var stripped = TaskReference.Strip(value);
-            if (_types.IsCompleteByConstruction(stripped))
+            if (_types.Async.IsCompletedByConstruction(stripped))
             {
                 _evidence.Add(new Evidence(target, at));
+            }
+            else if (stripped is IInvocationOperation or IAwaitOperation)
+            {
+                _evidence.Add(new Evidence(target, at, storedCall: stripped));
             }
             if (variable is ILocalSymbol && stripped is IInvocationOperation invocation && _types.IsTaskStatic(invocation.TargetMethod, "WhenAll"))
             {
@@ -627,9 +630,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     when value && _types.Async.IsTask(method.ContainingType):
                     return task.Equals(TaskReference.Of(_types.Underlying(waited)));
                 // `TryWait(t)` returned true, where the helper is `bool TryWait(Task t) => t.Wait(timeout);`.
-                case IInvocationOperation helper when value && _types.TimedWaitParameter(helper.TargetMethod) is { } waitedParameter:
-                    return helper.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == waitedParameter.Ordinal) is { } argument
-                        && task.Equals(TaskReference.Of(_types.Underlying(argument.Value)));
+                case IInvocationOperation { TargetMethod.ReturnType.SpecialType: SpecialType.System_Boolean } helper when value:
+                    return helper.Arguments.FirstOrDefault(a => task.Equals(TaskReference.Of(_types.Underlying(a.Value)))) is { Parameter: { } passedTo }
+                        && SymbolEqualityComparer.Default.Equals(_types.TimedWaitParameter(helper.TargetMethod), passedTo.OriginalDefinition);
                 case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
                     var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
                     return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
@@ -727,7 +730,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     && IsVisibleFrom(evidence.Function, use)
                     && (evidence.Task.Equals(task) || HeldByAwaitedWhenAll(evidence.Task, task))
                     && !ReassignedBetween(evidence.Task.Root, evidence.Position, start)
-                    && !(evidence.IsReportedWait && IsGuarded(evidence.Task, evidence.At)))
+                    && !(evidence.IsReportedWait && IsGuarded(evidence.Task, evidence.At))
+                    && (evidence.StoredCall is null || _types.IsCompleteByConstruction(evidence.StoredCall)))
                 {
                     return true;
                 }
