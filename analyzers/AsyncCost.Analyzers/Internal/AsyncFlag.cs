@@ -20,7 +20,9 @@ internal sealed class AsyncFlag
 
     private readonly WellKnownAsyncTypes _types;
     private readonly MethodBodies _bodies;
-    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Ordinal), bool> _synchronousWhenFalse = new();
+    // Keyed by depth too: a callee without a body is trusted when handed the flag, and the walk stops at MaxDepth, so
+    // the answer depends on the depth; one key per depth keeps it from depending on which caller asked first.
+    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Ordinal, int Depth), bool> _synchronousWhenFalse = new();
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _returnsOnlyCompleted = new(SymbolEqualityComparer.Default);
 
     public AsyncFlag(WellKnownAsyncTypes types, MethodBodies bodies)
@@ -142,9 +144,9 @@ internal sealed class AsyncFlag
         }
         try
         {
-            return _synchronousWhenFalse.TryGetValue((method, ordinal), out var known)
+            return _synchronousWhenFalse.TryGetValue((method, ordinal, depth), out var known)
                 ? known
-                : _synchronousWhenFalse.GetOrAdd((method, ordinal), Judge(method, ordinal, depth, visiting));
+                : _synchronousWhenFalse.GetOrAdd((method, ordinal, depth), Judge(method, ordinal, depth, visiting));
         }
         finally
         {
