@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Consumes the packed AsyncCost.Analyzers.<version>.nupkg the way a user would: a throwaway project outside the
-# repository restores it from a local folder, and `dotnet build` must print the AC diagnostics. Built twice: as a
-# library (AC0004 applies) and as an app (-p:OutputType=Exe: AC0004 must go quiet, which proves the package's
-# build props make OutputType visible to the analyzer). Usage: verify-package.sh [folder with the .nupkg]
+# Consumes the packed AsyncCost.Analyzers.<version>.nupkg the way a user would: throwaway projects outside the
+# repository restore it from a local folder. Checked:
+#  - the defaults: every rule is a suggestion, so a library with warnings as errors builds, while the rules still
+#    report (as SARIF notes);
+#  - the switch <AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>: every rule becomes a warning in build output;
+#  - the build props reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test project
+#    (-p:IsTestProject=true) so do the rules that are silent in tests;
+#  - a library with warnings as errors whose code holds only the false-positive shapes in false-positive-shapes/
+#    builds, with every rule raised to warning (so under the defaults too).
+# Usage: verify-package.sh [folder with the .nupkg]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 feed="$(cd "${1:-$repo/artifacts}" && pwd)"
@@ -15,7 +21,7 @@ fail() { echo "verify-package: FAIL: $*" >&2; exit 1; }
 # The package layout.
 contents=$(unzip -Z1 "$nupkg")
 for entry in analyzers/dotnet/cs/AsyncCost.Analyzers.dll analyzers/dotnet/cs/AsyncCost.Analyzers.CodeFixes.dll \
-             build/AsyncCost.Analyzers.props README.md AnalyzerReleases.Shipped.md AnalyzerReleases.Unshipped.md; do
+             build/AsyncCost.Analyzers.props build/AsyncCost.Analyzers.All.globalconfig README.md AnalyzerReleases.Shipped.md AnalyzerReleases.Unshipped.md; do
   grep -qx "$entry" <<<"$contents" || fail "$entry missing from $(basename "$nupkg")"
 done
 grep -q '<developmentDependency>true</developmentDependency>' < <(unzip -p "$nupkg" AsyncCost.Analyzers.nuspec) \
@@ -29,7 +35,9 @@ cat > "$work/nuget.config" <<XML
   <packageSources><clear /><add key="local" value="$feed" /></packageSources>
 </configuration>
 XML
-cat > "$work/Consumer.csproj" <<XML
+project() { # project DIR: a net10.0 library that references the package
+  mkdir -p "$1"
+  cat > "$1/Consumer.csproj" <<XML
 <Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup>
     <TargetFramework>net10.0</TargetFramework>
@@ -41,15 +49,10 @@ cat > "$work/Consumer.csproj" <<XML
   </ItemGroup>
 </Project>
 XML
-# The suggestion-level rules are raised to warnings so that build output shows them (info lines are not printed).
-cat > "$work/.editorconfig" <<'INI'
-root = true
-[*.cs]
-dotnet_diagnostic.AC0001.severity = warning
-dotnet_diagnostic.AC0002.severity = warning
-dotnet_diagnostic.AC0003.severity = warning
-INI
-cat > "$work/PriceService.cs" <<'CS'
+}
+consumer="$work/consumer"
+project "$consumer"
+cat > "$consumer/PriceService.cs" <<'CS'
 using System.Collections.Generic;
 using System.IO;
 using System.Threading.Tasks;
@@ -101,15 +104,39 @@ public class PriceService
 }
 CS
 
-build() { dotnet build "$work/Consumer.csproj" --packages "$work/packages" -nologo -clp:NoSummary "$@" 2>&1 || true; }
-library=$(build)
+build() { # build DIR [args]: the build output; never fails the script (the checks below do)
+  local dir=$1; shift
+  dotnet build "$dir/Consumer.csproj" --packages "$work/packages" -nologo -clp:NoSummary --no-incremental "$@" 2>&1 || true
+}
+
+# The defaults: every rule is a suggestion, so warnings as errors do not fail the build, and SARIF still has them.
+defaults=$(build "$consumer" -p:TreatWarningsAsErrors=true "-p:ErrorLog=$work/defaults.sarif%2Cversion=2.1")
+grep -q "Build succeeded" <<<"$defaults" || { echo "$defaults"; fail "the defaults fail a warnings-as-errors build"; }
+! grep -qE "(warning|error) AC00[0-9]{2}:" <<<"$defaults" || { echo "$defaults"; fail "a rule reported as a warning by default"; }
 for id in AC0001 AC0002 AC0003 AC0004; do
-  grep -q "warning $id:" <<<"$library" || { echo "$library"; fail "$id not reported when building a library"; }
+  grep -q "\"ruleId\": \"$id\"" "$work/defaults.sarif" || fail "$id not reported (as a suggestion) by default"
 done
-app=$(build -p:OutputType=Exe)
+
+# The switch: every rule at warning.
+library=$(build "$consumer" -p:AsyncCostAnalysisMode=All)
+for id in AC0001 AC0002 AC0003 AC0004; do
+  grep -q "warning $id:" <<<"$library" || { echo "$library"; fail "$id not reported as a warning with AsyncCostAnalysisMode=All"; }
+done
+app=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:OutputType=Exe)
 grep -q "warning AC0001:" <<<"$app" || { echo "$app"; fail "the app build reported nothing (analyzer not loaded?)"; }
 ! grep -q "warning AC0004:" <<<"$app" || { echo "$app"; fail "AC0004 reported in an app: OutputType did not reach the analyzer"; }
+tests=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:IsTestProject=true)
+! grep -qE "warning AC000[13478]:" <<<"$tests" || { echo "$tests"; fail "a rule that is silent in test projects reported: IsTestProject did not reach the analyzer"; }
 
-echo "verify-package: $(basename "$nupkg") restores from a local folder; dotnet build reports:"
+# A library with only false-positive shapes, warnings as errors, every rule at warning: must build.
+shapes="$work/shapes"
+project "$shapes"
+cp "$repo/analyzers/AsyncCost.Analyzers.Package/false-positive-shapes/"*.cs "$shapes/"
+clean=$(build "$shapes" -p:TreatWarningsAsErrors=true -p:AsyncCostAnalysisMode=All)
+grep -q "Build succeeded" <<<"$clean" && ! grep -q "AC00" <<<"$clean" \
+  || { echo "$clean"; fail "the false-positive shapes do not build clean with the package"; }
+
+echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
-echo "verify-package: as an app (OutputType=Exe) AC0004 stays quiet."
+echo "verify-package: by default every rule is a suggestion (SARIF notes, no failed build); as an app AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: $(ls "$shapes"/*.cs | wc -l) files of false-positive shapes build with warnings as errors and every rule at warning."

@@ -14,8 +14,8 @@ public static class Descriptors
     public static readonly DiagnosticDescriptor AwaitInLoop = Create(
         RuleIds.AwaitInLoop,
         CostKind.Hops,
-        "Await per loop iteration on independent work",
-        "'{0}' is awaited once per iteration although the iterations do not depend on one another; start them all and await Task.WhenAll once (each suspending await costs " + CostModel.SuspendingAwaitBytes + " and a thread-pool hop)",
+        "Await per loop iteration on work that may be independent",
+        "'{0}' is awaited once per iteration, and nothing in the loop shows that an iteration needs the one before it; if the iterations are independent, start them all and await Task.WhenAll once (each suspending await costs " + CostModel.SuspendingAwaitBytes + " and a thread-pool hop)",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "An await inside a loop body whose iterations are independent serializes work that could overlap and pays the await cost once per element.");
@@ -44,9 +44,9 @@ public static class Descriptors
         RuleIds.MissingConfigureAwait,
         CostKind.Hops,
         "Library code awaits without ConfigureAwait(false)",
-        "Add ConfigureAwait(false) to this await in library code: when it suspends, resuming through the caller's captured context costs a post back to it (like a thread-pool hop, " + CostModel.ThreadPoolHop + ") and deadlocks callers that block on the result",
+        "Add ConfigureAwait(false) to this await in library code: when it suspends, resuming through the caller's captured context costs a post back to it (like a thread-pool hop, " + CostModel.ThreadPoolHop + ") and can deadlock callers that block on the result, under a single-threaded synchronization context",
         Categories.Reliability,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "Library code should not resume on the caller's synchronization context.");
 
     public static readonly DiagnosticDescriptor TaskYieldInLoop = Create(
@@ -55,7 +55,7 @@ public static class Descriptors
         "Task.Yield inside a loop",
         "'await Task.Yield()' inside a loop pays a thread-pool hop on every iteration (" + CostModel.ThreadPoolHop + " each); yield once, or batch the work",
         Categories.Performance,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "Each Task.Yield queues the continuation to the thread pool.");
 
     public static readonly DiagnosticDescriptor BlockingOnTask = Create(
@@ -64,7 +64,7 @@ public static class Descriptors
         "Blocking on a task that may not have completed",
         "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); {1} instead",
         Categories.Reliability,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "Blocking on an incomplete task holds a thread and can deadlock.");
 
     public static readonly DiagnosticDescriptor BlockingWaitInAsync = Create(
@@ -73,7 +73,7 @@ public static class Descriptors
         "Thread-blocking wait inside async code",
         "'{0}' parks a thread inside async code (" + CostModel.ThreadSwitch + " per blocking hand-off, and a thread-pool thread out of service while it waits); {1} instead",
         Categories.Performance,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
 
     public static readonly DiagnosticDescriptor ElidableStateMachine = Create(
@@ -91,7 +91,7 @@ public static class Descriptors
         "Fast path allocates the async local function's closure",
         "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
         Categories.Performance,
-        DiagnosticSeverity.Warning,
+        DiagnosticSeverity.Info,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
 
     // Rules that report from a compilation-end action also carry the CompilationEnd tag (RS1037): they only run in full builds.

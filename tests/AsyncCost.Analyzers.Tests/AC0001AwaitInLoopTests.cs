@@ -8,7 +8,8 @@ namespace AsyncCost.Analyzers.Tests;
 
 public class AC0001AwaitInLoopTests
 {
-    private static string Code(string members) => $$"""
+    // Members of a class Work that has the helpers below, and optionally more types beside it.
+    private static string Code(string members, string types = "") => $$"""
         using System;
         using System.Collections.Concurrent;
         using System.Collections.Generic;
@@ -31,6 +32,7 @@ public class AC0001AwaitInLoopTests
             static void Use(int x) { }
         }
         public sealed class Page { public string? Next { get; set; } public List<int> Items { get; } = new(); }
+        {{types}}
         """;
 
     // ---- must flag ----
@@ -49,7 +51,8 @@ public class AC0001AwaitInLoopTests
 
     [Fact]
     public Task Flags_a_while_loop_with_a_counter_and_a_do_loop() =>
-        Verify.VerifyAsync(Code("""
+        Verify.VerifyAsync(Code(
+            """
                 async Task M(int n)
                 {
                     var i = 0;
@@ -65,7 +68,69 @@ public class AC0001AwaitInLoopTests
 
     [Fact]
     public Task Flags_configured_and_ValueTask_awaits() =>
-        Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { [|await F(x).ConfigureAwait(false)|]; [|await FV(x)|]; } }"));
+        Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) [|await F(x).ConfigureAwait(false)|]; foreach (var x in xs) [|await FV(x)|]; }"));
+
+    [Fact]
+    public Task Flags_calls_to_the_classs_own_method_when_the_class_holds_no_state_they_can_change() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class Prices
+            {
+                private readonly HttpClient _http = new();
+                public async Task<List<string>> AllAsync(string[] ids)
+                {
+                    var result = new List<string>();
+                    foreach (var id in ids) result.Add([|await PriceAsync(id)|]);
+                    return result;
+                }
+                private Task<string> PriceAsync(string id) => _http.GetStringAsync("/price/" + id);
+            }
+            """));
+
+    [Fact]
+    public Task Flags_one_finding_per_loop_on_its_first_await() =>
+        Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
+
+    [Fact]
+    public Task Flags_a_stateless_service_and_an_interface_called_per_element() =>
+        Verify.VerifyAsync(Code("""
+                async Task<List<string>> M(Catalog catalog, IPrices prices, int[] ids)
+                {
+                    var results = new List<string>();
+                    foreach (var id in ids) results.Add([|await catalog.GetAsync(id)|]);
+                    foreach (var id in ids) Use((int)[|await prices.GetPriceAsync(id)|]);
+                    return results;
+                }
+            """,
+            """
+            public sealed class Catalog
+            {
+                private readonly HttpClient _http = new();
+                public string Name { get; init; } = "";
+                public Task<string> GetAsync(int id) => _http.GetStringAsync("items/" + id);
+            }
+            public interface IPrices { Task<decimal> GetPriceAsync(int id); }
+            """));
+
+    [Fact]
+    public Task Flags_a_shared_delegate_by_its_name() =>
+        Verify.VerifyAsync(Code(
+            """
+                readonly Func<int, Task<int>> _fetch = F;
+                async Task M(int[] xs) { foreach (var x in xs) Use([|await _fetch(x)|]); }
+            """));
+
+    [Fact]
+    public async Task Message_names_the_delegate_and_states_the_evidence_not_a_certainty()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Code("""
+                readonly Func<int, Task<int>> _fetch = F;
+                async Task M(int[] xs) { foreach (var x in xs) Use(await _fetch(x)); }
+            """)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.StartsWith("'_fetch' is awaited once per iteration", message, StringComparison.Ordinal);
+        Assert.Contains("nothing in the loop shows that an iteration needs the one before it", message, StringComparison.Ordinal);
+        Assert.Contains("if the iterations are independent", message, StringComparison.Ordinal);
+    }
 
     [Fact]
     public Task Flags_per_item_error_isolation_and_a_filter_that_does_not_depend_on_awaits() =>
@@ -83,7 +148,7 @@ public class AC0001AwaitInLoopTests
 
     [Fact]
     public Task Flags_a_dependency_within_one_iteration_only() =>
-        Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { var a = [|await F(x)|]; Use([|await G(a)|]); } }"));
+        Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { var a = [|await F(x)|]; Use(await G(a)); } }"));
 
     [Fact]
     public Task Flags_the_innermost_loop_and_a_nested_collection_await_of_the_outer_loop() =>
@@ -112,6 +177,22 @@ public class AC0001AwaitInLoopTests
             """));
 
     // ---- must not flag ----
+
+    [Fact]
+    public Task Does_not_flag_ordered_writes_through_the_objects_own_state_implicit_this() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class RowImporter
+            {
+                private int _column;
+                public async Task WriteRowAsync(object?[] values, CancellationToken ct)
+                {
+                    _column = 0;
+                    foreach (var value in values)
+                        await WriteAsync(value, ct).ConfigureAwait(false);
+                }
+                private Task WriteAsync(object? value, CancellationToken ct) { _column++; return Task.CompletedTask; }
+            }
+            """));
 
     [Fact]
     public Task Ignores_awaits_that_drive_the_loop_condition() =>
@@ -240,6 +321,135 @@ public class AC0001AwaitInLoopTests
     [Fact]
     public Task Ignores_async_iterators_yielding_each_result() =>
         Verify.VerifyAsync(Code("async IAsyncEnumerable<int> M(int[] xs) { foreach (var x in xs) yield return await F(x); }"));
+
+    [Fact]
+    public Task Ignores_ordered_writes_on_one_shared_object_with_mutable_state() =>
+        Verify.VerifyAsync(Code("""
+                readonly RowEncoder _writer = new();
+                async Task M(Dictionary<string, string> values, RowEncoder writer, string[] names)
+                {
+                    foreach (var kv in values) await writer.WriteCharsAsync(kv.Key.ToCharArray());
+                    foreach (var name in names) await _writer.WriteCharsAsync(name.ToCharArray());
+                    var local = new RowEncoder();
+                    foreach (var name in names) await WriteName(local, name);
+                }
+                static Task WriteName(RowEncoder w, string name) => w.WriteCharsAsync(name.ToCharArray());
+                async Task Named(IPacketWriter packets, int[] ids) { foreach (var id in ids) await packets.WriteAsync(id); }
+            """,
+            """
+            public sealed class RowEncoder
+            {
+                private int _position;
+                public Task WriteCharsAsync(char[] chars) { _position += chars.Length; return Task.CompletedTask; }
+            }
+            public interface IPacketWriter { Task WriteAsync(int id); }
+            """));
+
+    [Fact]
+    public Task Ignores_a_shared_object_the_loop_also_uses_synchronously() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(IFrameSink sink, int[] frames)
+                {
+                    foreach (var frame in frames) { sink.Begin(frame); await sink.SendAsync(frame); }
+                }
+            """,
+            """
+            public interface IFrameSink { void Begin(int frame); Task SendAsync(int frame); }
+            """));
+
+    [Fact]
+    public Task Ignores_a_value_carried_across_iterations_of_a_do_loop() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(IColumnSource buf, int n)
+                {
+                    var col = 0;
+                    var len = 0;
+                    do
+                    {
+                        if (len > 0) await buf.Skip(len);
+                        await buf.EnsureAsync(4);
+                        len = buf.ReadInt32();
+                    } while (++col < n);
+                }
+                async Task Carried(int[] xs)
+                {
+                    var previous = 0;
+                    foreach (var x in xs) { await F(previous); previous = x; }
+                }
+            """,
+            """
+            public interface IColumnSource { Task Skip(int count); Task EnsureAsync(int count); int ReadInt32(); }
+            """));
+
+    [Fact]
+    public Task Ignores_awaiting_tasks_that_are_already_running() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task<int> M(List<Task<int>> tasks, Task<int>[] pending, CancellationToken ct)
+                {
+                    var sum = 0;
+                    foreach (var t in tasks) sum += await t;
+                    for (var i = 0; i < pending.Length; i++) { var v = await pending[i]; Use(v); }
+                    foreach (var t in tasks) Use(await t.WaitAsync(ct));
+                    foreach (var t in tasks) await t.ConfigureAwait(false);
+                    return sum;
+                }
+            """));
+
+    [Fact]
+    public Task Ignores_sequential_callbacks_and_handlers_sharing_one_context() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Func<Ctx, Task>> callbacks, Ctx ctx, IHandler[] handlers, CancellationToken ct)
+                {
+                    foreach (var cb in callbacks) await cb(ctx);
+                    foreach (var h in handlers) await h.Handle(ctx, ct);
+                }
+            """,
+            """
+            public sealed class Ctx { public bool Handled { get; set; } }
+            public interface IHandler { Task Handle(Ctx ctx, CancellationToken ct); }
+            """));
+
+    [Fact]
+    public Task Ignores_ordered_disposal() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(List<IAsyncDisposable> children, Conn[] connections)
+                {
+                    foreach (var c in children) await c.DisposeAsync();
+                    foreach (var c in connections) await c.CloseAsync();
+                }
+            """,
+            """
+            public sealed class Conn { public Task CloseAsync() => Task.CompletedTask; }
+            """));
+
+    [Fact]
+    public Task Ignores_an_exit_on_state_the_await_was_handed() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(Step[] steps, string e, HandlerState state, CancellationToken ct)
+                {
+                    foreach (var step in steps) { await Run(step, e, state, ct); if (state.Handled) break; }
+                }
+                static Task Run(Step step, string e, HandlerState state, CancellationToken ct) => Task.CompletedTask;
+            """,
+            """
+            public sealed class Step { }
+            public sealed class HandlerState { public bool Handled { get; private set; } public void SetHandled() => Handled = true; }
+            """));
+
+    [Fact]
+    public Task Ignores_awaiting_one_batch_per_iteration() =>
+        Verify.VerifyAsync(Code("async Task M(int[][] batches) { foreach (var batch in batches) await Task.WhenAll(System.Linq.Enumerable.Select(batch, F)); }"));
+
+    [Fact]
+    public Task Is_silent_in_test_projects() =>
+        Verify.VerifyAsync(
+            Code("async Task M(int[] xs) { foreach (var x in xs) await F(x); }"),
+            TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
 
     [Fact]
     public Task Does_not_crash_on_broken_code()

@@ -26,6 +26,12 @@ public class AC0003SynchronousFastPathTests
         }
         """;
 
+    [Fact]
+    public Task Is_silent_in_test_projects() =>
+        Verify.VerifyAsync(
+            Code("public async Task<decimal> GetPriceAsync(string symbol) { await EnsureInitializedAsync(); return _cache[symbol]; }"),
+            TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
+
     // ---- must flag ----
 
     [Fact]

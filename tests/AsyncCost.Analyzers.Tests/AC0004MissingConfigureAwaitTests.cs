@@ -197,6 +197,40 @@ public class AC0004MissingConfigureAwaitTests
             InLibrary("async Task<int> M() { await Task.Delay(1).ConfigureAwait(false); return await (await GetNestedAsync().ConfigureAwait(false)).ConfigureAwait(false); }"));
 
     [Fact]
+    public Task Ignores_an_enumerable_configured_into_a_local_and_fixes_only_the_unconfigured_one() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAsync(
+            InLibrary("""
+                async Task M(CancellationToken ct)
+                {
+                    var configured = StreamAsync().WithCancellation(ct).ConfigureAwait(false);
+                    await foreach (var x in configured) { }
+                    var cancelable = StreamAsync().WithCancellation(ct);
+                    await foreach (var x in [|cancelable|]) { }
+                }
+                """),
+            InLibrary("""
+                async Task M(CancellationToken ct)
+                {
+                    var configured = StreamAsync().WithCancellation(ct).ConfigureAwait(false);
+                    await foreach (var x in configured) { }
+                    var cancelable = StreamAsync().WithCancellation(ct);
+                    await foreach (var x in cancelable.ConfigureAwait(false)) { }
+                }
+                """));
+
+    [Fact]
+    public Task Ignores_a_configured_enumerable_built_out_of_sight() =>
+        Verify.VerifyAsync(InLibrary("async Task M(System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable<int> items) { await foreach (var x in items) { } }"));
+
+    [Fact]
+    public async Task Message_qualifies_the_deadlock()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(InLibrary("async Task M() { await Task.Delay(1); }")));
+        Assert.Contains("can deadlock callers that block on the result, under a single-threaded synchronization context",
+            diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public Task Fix_configures_await_foreach_after_WithCancellation() =>
         CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAsync(
             InLibrary("async Task M(CancellationToken ct) { await foreach (var x in [|StreamAsync().WithCancellation(ct)|]) { } }"),

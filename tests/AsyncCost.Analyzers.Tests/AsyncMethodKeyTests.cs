@@ -5,7 +5,7 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace AsyncCost.Analyzers.Tests;
 
-/// <summary>The join key must read the way the runtime library reads state-machine names back.</summary>
+/// <summary>The join key must read the way the runtime library reads compiler-generated names back.</summary>
 public class AsyncMethodKeyTests
 {
     private const string Source = """
@@ -33,9 +33,9 @@ public class AsyncMethodKeyTests
 
     [Theory]
     [InlineData("LoadAsync", "Shop.Prices.Cache.Entry.LoadAsync")]
-    [InlineData("Local", "Shop.Prices.Cache.Entry.LoadAsync")]
+    [InlineData("Local", "Shop.Prices.Cache.Entry.LoadAsync.Local")]
     [InlineData("Run", "NoNamespace.Run")]
-    public void Methods_and_their_local_functions_map_to_the_declared_member(string declared, string expected)
+    public void Methods_are_keyed_by_type_and_name_and_local_functions_add_their_name(string declared, string expected)
     {
         var (compilation, model) = Compile();
         var node = compilation.SyntaxTrees.First().GetRoot().DescendantNodes()
@@ -44,11 +44,42 @@ public class AsyncMethodKeyTests
     }
 
     [Fact]
-    public void Lambdas_map_to_the_enclosing_member()
+    public void A_lambda_adds_its_compiler_ordinal_counted_with_the_local_functions_before_it()
     {
         var (compilation, model) = Compile();
         var lambda = compilation.SyntaxTrees.First().GetRoot().DescendantNodes().OfType<ParenthesizedLambdaExpressionSyntax>().Single();
-        Assert.Equal("Shop.Prices.Cache.Entry.LoadAsync", AsyncMethodKey.For(model.GetSymbolInfo(lambda).Symbol));
+        Assert.Equal("Shop.Prices.Cache.Entry.LoadAsync.lambda#1", AsyncMethodKey.For(model.GetSymbolInfo(lambda).Symbol));
+    }
+
+    [Fact]
+    public async Task A_finding_inside_a_lambda_carries_the_lambdas_key_and_one_outside_the_members()
+    {
+        const string source = """
+            using System;
+            using System.Threading.Tasks;
+            namespace Shop
+            {
+                public class Feed
+                {
+                    public async Task RunAsync()
+                    {
+                        Func<Task> poll = async () =>
+                        {
+                            for (var i = 0; i < 3; i++) { await Task.Yield(); }
+                        };
+                        for (var i = 0; i < 3; i++) { await Task.Yield(); }
+                        await poll();
+                    }
+                }
+            }
+            """;
+        var compilation = TestCompilation.Create([source], OutputKind.DynamicallyLinkedLibrary);
+
+        var diagnostics = await TestCompilation.AnalyzeAsync(compilation, new AsyncCost.Analyzers.Rules.AC0005TaskYieldInLoopAnalyzer(), new TestOptions());
+
+        Assert.Equal(
+            ["Shop.Feed.RunAsync.lambda#0", "Shop.Feed.RunAsync"],
+            diagnostics.Where(d => d.Id == "AC0005").Select(d => d.Properties[AsyncMethodKey.PropertyName]));
     }
 
     [Fact]

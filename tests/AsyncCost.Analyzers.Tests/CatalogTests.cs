@@ -44,6 +44,22 @@ public class CatalogTests
         Assert.All(All, d => Assert.Contains($"{d.Id} | {d.Category} | {d.DefaultSeverity} |", unshipped, StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void Documented_defaults_and_the_raise_all_switch_cover_every_rule()
+    {
+        var root = RepositoryRoot();
+        var rulesReadme = File.ReadAllText(Path.Combine(root, "docs", "rules", "README.md"));
+        var packageReadme = File.ReadAllText(Path.Combine(root, "analyzers", "AsyncCost.Analyzers.Package", "README.md"));
+        var raiseAll = File.ReadAllText(Path.Combine(root, "analyzers", "AsyncCost.Analyzers.Package", "build", "AsyncCost.Analyzers.All.globalconfig"));
+        Assert.All(All, d =>
+        {
+            var shown = d.DefaultSeverity == DiagnosticSeverity.Warning ? "warning" : "suggestion";
+            Assert.Matches($@"\| \[{d.Id}\]\({d.Id}\.md\) \|[^|]*\| \**{shown}\** \|", rulesReadme);
+            Assert.Matches($@"\| {d.Id} \|[^|]*\| {shown} \|", packageReadme);
+            Assert.Contains($"dotnet_diagnostic.{d.Id}.severity = warning", raiseAll, StringComparison.Ordinal);
+        });
+    }
+
     internal static string RepositoryRoot()
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)

@@ -59,6 +59,35 @@ public sealed class HotFindingsTests
     }
 
     [Fact]
+    public async Task Several_sarif_logs_join_and_an_empty_one_is_warned_about_on_stderr_and_in_the_report()
+    {
+        var directory = Directory.CreateTempSubdirectory("asynccost-sarif-").FullName;
+        try
+        {
+            // What a multi-project build with one ErrorLog path leaves for the project built first: a log without results.
+            var empty = Path.Combine(directory, "library.sarif");
+            await File.WriteAllTextAsync(empty, """{ "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "csc" } } }] }""");
+            File.Copy(Sarif, Path.Combine(directory, "app.sarif"));
+
+            var repeated = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, "--sarif", empty, .. Traces, "--format", "json"]);
+            var folder = await ChildProcess.RunToolAsync(["report", "--sarif", directory, .. Traces, "--format", "json"]);
+
+            foreach (var result in new[] { repeated, folder })
+            {
+                Assert.True(result.ExitCode == 0, result.ToString());
+                Assert.Contains(result.ErrorLines, l => l.StartsWith("dotnet-asynccost: warning: " + empty + " has no results", StringComparison.Ordinal));
+                var document = JsonNode.Parse(result.StandardOutput)!;
+                Assert.Equal(5, document["findings"]!.AsArray().Count);
+                Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-empty");
+            }
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task A_missing_sarif_file_is_22_before_anything_is_read()
     {
         var missing = Path.Combine(Path.GetTempPath(), Guid.NewGuid() + ".sarif");

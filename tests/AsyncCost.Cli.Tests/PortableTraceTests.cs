@@ -71,8 +71,7 @@ public sealed class PortableTraceTests
     [Fact]
     public async Task Traces_recorded_by_dotnet_trace_with_the_documented_providers_give_the_same_figures()
     {
-        var restore = await RunAsync("dotnet", ["tool", "restore"], Repository.Root);
-        Assert.True(restore.ExitCode == 0, "dotnet tool restore (the repository's tool manifest has dotnet-trace): " + restore);
+        await DotNetTrace.EnsureRestoredAsync();
         var directory = Directory.CreateTempSubdirectory("asynccost-dotnet-trace-").FullName;
         try
         {
@@ -104,8 +103,9 @@ public sealed class PortableTraceTests
         {
             var trace = Path.Combine(directory, "allocations-only.nettrace");
             // Allocation sampling and module loads: no TPL events, and no rundown of methods.
-            var record = await RunAsync("dotnet", ["dotnet-trace", "collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
-                "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"], Repository.Root);
+            await DotNetTrace.EnsureRestoredAsync();
+            var record = await DotNetTrace.RunAsync(["collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
+                "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"]);
             Assert.True(record.ExitCode == 0, record.ToString());
 
             var result = await ChildProcess.RunToolAsync("report", trace, "--format", "json");
@@ -128,8 +128,8 @@ public sealed class PortableTraceTests
         var providers = await ChildProcess.RunToolAsync("providers", "--pass", pass);
         Assert.True(providers.ExitCode == 0, providers.ToString());
         var trace = Path.Combine(directory, $"run.{pass}.nettrace");
-        var record = await RunAsync("dotnet", ["dotnet-trace", "collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
-            "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", calls.ToString(CultureInfo.InvariantCulture)], Repository.Root);
+        var record = await DotNetTrace.RunAsync(["collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
+            "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", calls.ToString(CultureInfo.InvariantCulture)]);
         Assert.True(record.ExitCode == 0 && File.Exists(trace), record.ToString());
         return (trace, Assert.Single(WorkloadResult.ParseAll(record.StandardOutput)));
     }
@@ -157,20 +157,6 @@ public sealed class PortableTraceTests
 
     private static List<string> Warnings(JsonNode report) =>
         [.. Measured(report)["warnings"]!.AsArray().Select(w => (string)w!["code"]!)];
-
-    private static async Task<ProcessResult> RunAsync(string fileName, IReadOnlyList<string> args, string workingDirectory)
-    {
-        var info = new System.Diagnostics.ProcessStartInfo(fileName) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var arg in args)
-        {
-            info.ArgumentList.Add(arg);
-        }
-        using var process = System.Diagnostics.Process.Start(info)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync().WaitAsync(ChildProcess.HangGuard);
-        return new ProcessResult(process.ExitCode, await stdout, await stderr);
-    }
 
     private static void CopyDirectory(string from, string to)
     {

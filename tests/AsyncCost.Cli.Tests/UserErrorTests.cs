@@ -102,7 +102,7 @@ public sealed class UserErrorTests
         var result = await ChildProcess.RunToolAsync("collect", "-o", "/proc/no-such-dir/run", "--", "dotnet", Repository.WorkloadDll, "yield", "1");
 
         Expect.OneLineError(result, 17, "/proc/no-such-dir/run.txt");
-        Assert.Empty(WorkloadResult.ParseAll(result.StandardOutput));
+        Assert.Empty(WorkloadResult.ParseAll(result.StandardOutput + result.StandardError));
     }
 
     [Fact]

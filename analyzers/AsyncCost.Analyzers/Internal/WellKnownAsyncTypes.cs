@@ -1,15 +1,19 @@
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace AsyncCost.Analyzers.Internal;
 
 /// <summary>
-/// The async types the rules ask about, resolved once per compilation (in a
+/// The async types the rules ask about, resolved once per compilation for all rules (each asks in its
 /// <c>RegisterCompilationStartAction</c>) so that per-operation callbacks only compare symbols.
 /// A member is null when the compilation's references lack that type.
 /// </summary>
 internal sealed class WellKnownAsyncTypes
 {
+    // Each look-up searches every reference of the compilation: nine rules asking for eight types each was 72 searches.
+    private static readonly ConditionalWeakTable<Compilation, WellKnownAsyncTypes> PerCompilation = new();
+
     private WellKnownAsyncTypes(Compilation compilation)
     {
         Task = compilation.GetTypeByMetadataName("System.Threading.Tasks.Task");
@@ -34,7 +38,7 @@ internal sealed class WellKnownAsyncTypes
     /// <summary>False when the compilation has no Task type at all (nothing async to analyze).</summary>
     public bool HasTasks => Task is not null;
 
-    public static WellKnownAsyncTypes Create(Compilation compilation) => new(compilation);
+    public static WellKnownAsyncTypes Create(Compilation compilation) => PerCompilation.GetValue(compilation, c => new WellKnownAsyncTypes(c));
 
     /// <summary>Task or Task&lt;T&gt; (including types derived from Task).</summary>
     public bool IsTask(ITypeSymbol? type)

@@ -9,19 +9,24 @@ using Microsoft.CodeAnalysis.Operations;
 namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
-/// AC0001: an await in a loop body whose iterations do not depend on one another, so the loop waits once per
-/// element where Task.WhenAll or Parallel.ForEachAsync would wait once. Silent whenever an iteration can depend on
-/// an earlier one: the awaited value (or anything derived from it) drives the loop condition, feeds a later
-/// iteration's await, or decides an early exit; pacing with Task.Delay; streams consumed in order (await foreach);
-/// ordered calls on one shared stream, writer, reader, connection, DbContext, channel or semaphore; and awaits that
-/// do not use the iteration's data at all (the same call repeated, such as polling).
+/// AC0001: a loop that awaits a call per iteration with nothing in the loop showing that an iteration needs the one
+/// before it, so the loop may wait once per element where Task.WhenAll or Parallel.ForEachAsync would wait once.
+/// One finding per loop, on its first such await. Silent whenever the loop shows an order: the awaited value (or
+/// anything derived from it) drives the loop condition, feeds a later iteration's await, or decides an early exit;
+/// a value carried from one iteration into the next one's await; an exit on shared state an await was handed;
+/// pacing with Task.Delay; streams consumed in order (await foreach); ordered calls on one shared stream, writer,
+/// reader, buffer, connection or channel (a known one, one named so, one whose class holds mutable state, or one the
+/// loop also uses synchronously); awaits of tasks that are already running; calls dispatched to each element in
+/// turn (callbacks, handlers: order is their contract); DisposeAsync and CloseAsync; batching with Task.WhenAll;
+/// awaits that do not use the iteration's data at all (polling); and test projects, where sequential awaits are
+/// usually the point of the test.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
 {
-    // Objects whose operations must run one after another when shared across iterations.
-    private static readonly string[] OrderedResourceTypeNames =
-    [
+    // Objects whose operations must run one after another when shared across iterations, by metadata name: matching
+    // names costs nothing up front, where resolving each type would search every reference of every compilation.
+    private static readonly ImmutableHashSet<string> OrderedResourceTypeNames = ImmutableHashSet.Create(
         "System.IO.Stream", "System.IO.TextWriter", "System.IO.TextReader", "System.Xml.XmlWriter", "System.Xml.XmlReader",
         "System.Data.Common.DbConnection", "System.Data.Common.DbCommand", "System.Data.Common.DbDataReader",
         "System.Data.Common.DbTransaction", "System.Data.Common.DbBatch", "System.Data.IDbConnection",
@@ -30,8 +35,17 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         "System.Threading.Channels.ChannelReader`1", "System.Threading.Channels.ChannelWriter`1",
         "System.Threading.SemaphoreSlim",
         "Microsoft.EntityFrameworkCore.DbContext", "Microsoft.EntityFrameworkCore.DbSet`1",
-        "Microsoft.AspNetCore.Http.HttpResponse",
-    ];
+        "Microsoft.AspNetCore.Http.HttpResponse");
+
+    // Type names that say "a position advances with each call" (a custom writer, reader or buffer), in any library.
+    private static readonly string[] OrderedResourceNameSuffixes =
+        ["Writer", "Reader", "Buffer", "Stream", "Connection", "Transaction", "Session", "Context", "Cursor", "Enumerator", "Channel"];
+
+    // Calls whose order is the point: releasing resources (children before parents, or the reverse).
+    private static readonly string[] OrderedTeardownNames = ["DisposeAsync", "CloseAsync"];
+
+    // Awaiting these in a loop is already the batched form the rule recommends.
+    private static readonly string[] BatchingNames = ["WhenAll", "WhenAny", "WhenEach"];
 
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.AwaitInLoop);
 
@@ -41,17 +55,15 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: awaiting one step after another is usually what a test means to do
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {
                 return;
             }
-            var orderedTypes = OrderedResourceTypeNames
-                .Select(start.Compilation.GetTypeByMetadataName)
-                .Where(t => t is not null)
-                .Select(t => t!)
-                .ToImmutableArray();
-            var taskDelay = types.Task!.GetMembers("Delay");
             start.RegisterOperationAction(
                 c =>
                 {
@@ -59,14 +71,14 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                     var loop = (ILoopOperation)c.Operation;
                     if (loop.Body is not null && OperationTree.ContainsAwait(loop.Body))
                     {
-                        new LoopAnalysis(loop, types, orderedTypes, taskDelay).Report(c);
+                        new LoopAnalysis(loop, types).Report(c);
                     }
                 },
                 OperationKind.Loop);
         });
     }
 
-    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types, ImmutableArray<INamedTypeSymbol> orderedTypes, ImmutableArray<ISymbol> taskDelay)
+    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types)
     {
         // Every operation the loop runs in this method: control parts and body, without lambdas and local functions.
         private readonly List<IOperation> _operations = OperationTree.SameMethod(loop).ToList();
@@ -87,25 +99,26 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            var tainted = AwaitTaintedSymbols();
-            if (IterationsDependOnAwaitedValues(awaits, tainted))
+            var varying = IterationVaryingSymbols();
+            if (IterationsDependOnAwaitedValues(awaits, AwaitTaintedSymbols(), varying) || CarriesValuesIntoAwaits(awaits))
             {
                 return;
             }
             // One ordered resource (a stream written in order, a semaphore held around the rest) serializes the whole body.
-            if (awaits.Any(a => UsesSharedOrderedResource(Awaited(a))))
+            var awaitedCalls = new HashSet<IOperation>(_operations.OfType<IAwaitOperation>().Select(Awaited));
+            if (awaits.Any(a => UsesSharedOrderedResource(Awaited(a), varying, awaitedCalls)))
             {
                 return;
             }
-            var varying = IterationVaryingSymbols();
-            foreach (var awaitOperation in awaits)
+            // One finding per loop: the loop is what a fix rewrites.
+            var first = awaits
+                .Where(a => Awaited(a) is IInvocationOperation call && types.IsTaskLike(call.Type) && StartsIndependentWork(call, varying) && UsesIterationData(call, varying))
+                .OrderBy(a => a.Syntax.SpanStart)
+                .FirstOrDefault();
+            if (first is not null)
             {
-                var awaited = Awaited(awaitOperation);
-                if (types.IsTaskLike(awaited.Type) && UsesIterationData(awaited, varying))
-                {
-                    context.ReportDiagnostic(DiagnosticFactory.Create(
-                        Descriptors.AwaitInLoop, awaitOperation.Syntax.GetLocation(), context.ContainingSymbol, Describe(awaited)));
-                }
+                context.ReportDiagnostic(DiagnosticFactory.Create(
+                    Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
             }
         }
 
@@ -224,10 +237,24 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             return tainted;
         }
 
-        private bool IterationsDependOnAwaitedValues(List<IAwaitOperation> awaits, HashSet<ISymbol> tainted)
+        private bool IterationsDependOnAwaitedValues(List<IAwaitOperation> awaits, HashSet<ISymbol> tainted, HashSet<ISymbol> varying)
         {
             bool ReadsTainted(IOperation operation) =>
                 OperationTree.SameMethod(operation).Any(op => op is IAwaitOperation || (OperationTree.ReferencedSymbol(op) is { } s && tainted.Contains(s)));
+
+            // Shared objects handed to an awaited call, which may change them: state.Handled after await h.Handle(e, state).
+            var handed = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
+            foreach (var input in awaits.Select(Awaited).OfType<IInvocationOperation>().SelectMany(Inputs))
+            {
+                var value = ConfigureAwaitCalls.SkipConversions(input);
+                if (OperationTree.ReferencedSymbol(value) is { } symbol && !varying.Contains(symbol)
+                    && value.Type is { IsReferenceType: true, SpecialType: not SpecialType.System_String, TypeKind: not TypeKind.Delegate })
+                {
+                    handed.Add(symbol);
+                }
+            }
+            bool ReadsAwaitedState(IOperation operation) =>
+                ReadsTainted(operation) || OperationTree.ReferencedSymbols(operation).Any(handed.Contains);
 
             // The loop's control reads awaited data: while (await r.WaitToReadAsync()), paging until the token is null.
             var controls = loop switch
@@ -251,7 +278,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             // consumer that may stop early (yield return).
             foreach (var operation in OperationTree.SameMethod(loop.Body))
             {
-                if (IsExitFromLoop(operation) && ExitDependsOnAwaitedValues(operation, ReadsTainted))
+                if (IsExitFromLoop(operation) && ExitDependsOnAwaitedValues(operation, ReadsAwaitedState))
                 {
                     return true;
                 }
@@ -308,32 +335,97 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             return varying;
         }
 
+        // A value one iteration leaves for the next one's await (len = buf.ReadInt32(); ... await buf.Skip(len)):
+        // written in the loop, declared outside it, and not a counter that only steps.
+        private bool CarriesValuesIntoAwaits(List<IAwaitOperation> awaits)
+        {
+            var carried = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
+            foreach (var operation in _operations)
+            {
+                if (operation is not (IIncrementOrDecrementOperation or ICompoundAssignmentOperation { Value.ConstantValue.HasValue: true })
+                    && WriteTarget(operation) is { } target
+                    && OperationTree.ReferencedSymbol(target) is { } symbol
+                    && !_bodyLocals.Contains(symbol)
+                    && !loop.Locals.Contains(symbol, SymbolEqualityComparer.Default))
+                {
+                    carried.Add(symbol);
+                }
+            }
+            return carried.Count > 0 && awaits.Any(a => OperationTree.ReferencedSymbols(a.Operation).Any(carried.Contains));
+        }
+
         private static bool UsesIterationData(IOperation awaited, HashSet<ISymbol> varying) =>
             OperationTree.ReferencedSymbols(awaited).Any(varying.Contains);
 
         private bool IsTaskDelay(IOperation awaited) =>
-            awaited is IInvocationOperation invocation && taskDelay.Contains(invocation.TargetMethod.OriginalDefinition, SymbolEqualityComparer.Default);
+            awaited is IInvocationOperation { TargetMethod: { Name: "Delay" } method } && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task);
 
-        // The call's receiver or an argument is one stream, writer, connection... shared by all iterations.
-        private bool UsesSharedOrderedResource(IOperation awaited)
+        // A call that starts new work for this element. Not: awaiting a task already running (t.WaitAsync(ct)), ordered
+        // teardown, a batch (await Task.WhenAll per chunk), or each element called in turn through a delegate or a
+        // virtual member (callbacks, handlers, pipeline steps), whose order is part of the contract.
+        private bool StartsIndependentWork(IInvocationOperation call, HashSet<ISymbol> varying)
         {
-            if (awaited is not IInvocationOperation invocation)
+            var method = call.TargetMethod;
+            if ((call.Instance is { } running && types.IsTaskLike(running.Type))
+                || System.Array.IndexOf(OrderedTeardownNames, method.Name) >= 0
+                || (System.Array.IndexOf(BatchingNames, method.Name) >= 0 && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task)))
             {
                 return false;
             }
-            var inputs = invocation.Arguments.Select(a => a.Value);
-            if (invocation.Instance is { } instance)
-            {
-                inputs = inputs.Prepend(instance);
-            }
-            return inputs.Any(IsSharedOrderedResource);
+            var dispatched = method.MethodKind == MethodKind.DelegateInvoke
+                || method.ContainingType?.TypeKind == TypeKind.Interface
+                || method.IsAbstract || method.IsVirtual || method.IsOverride;
+            return !(dispatched && call.Instance is { } callee && IsElement(callee, varying));
         }
 
-        private bool IsSharedOrderedResource(IOperation input)
+        // The loop's element itself (or a member of it), as opposed to an object the iteration creates.
+        private bool IsElement(IOperation operation, HashSet<ISymbol> varying)
+        {
+            foreach (var part in OperationTree.SameMethod(operation))
+            {
+                var isElement = part switch
+                {
+                    ILocalReferenceOperation local => loop.Locals.Contains(local.Local, SymbolEqualityComparer.Default),
+                    IArrayElementReferenceOperation element => element.Indices.Any(i => UsesIterationData(i, varying)),
+                    IPropertyReferenceOperation { Property.IsIndexer: true } indexer => indexer.Arguments.Any(a => UsesIterationData(a.Value, varying)),
+                    _ => false,
+                };
+                if (isElement)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static IEnumerable<IOperation> Inputs(IInvocationOperation invocation)
+        {
+            if (invocation.Instance is { } instance)
+            {
+                yield return instance;
+            }
+            foreach (var argument in invocation.Arguments)
+            {
+                yield return argument.Value;
+            }
+        }
+
+        // The call's receiver or an argument is one stream, writer, buffer, connection... shared by all iterations.
+        private bool UsesSharedOrderedResource(IOperation awaited, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls) =>
+            awaited is IInvocationOperation invocation && Inputs(invocation).Any(input => IsSharedOrderedResource(input, varying, awaitedCalls));
+
+        private bool IsSharedOrderedResource(IOperation input, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls)
         {
             for (IOperation? current = ConfigureAwaitCalls.SkipConversions(input); current is not null;)
             {
-                if (IsOrderedResourceType(current.Type) && OperationTree.ReferencedSymbol(current) is { } symbol && !_bodyLocals.Contains(symbol))
+                if (current is IInstanceReferenceOperation)
+                {
+                    // The method's own object (this, written or implicit): ordered when it is a writer, reader or buffer
+                    // itself, or carries state its calls can change (an importer writing row after row).
+                    return IsOrderedResourceType(current.Type) || CanBeChanged(current.Type);
+                }
+                if (OperationTree.ReferencedSymbol(current) is { } symbol && !varying.Contains(symbol)
+                    && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type) || IsUsedSynchronously(symbol, awaitedCalls)))
                 {
                     return true;
                 }
@@ -342,26 +434,83 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             return false;
         }
 
-        private bool IsOrderedResourceType(ITypeSymbol? type)
+        // The loop also calls it, or sets its members, without awaiting: the awaited calls and those steps share its state.
+        private bool IsUsedSynchronously(ISymbol symbol, HashSet<IOperation> awaitedCalls)
+        {
+            bool Is(IOperation? operation) =>
+                operation is not null && SymbolEqualityComparer.Default.Equals(OperationTree.ReferencedSymbol(ConfigureAwaitCalls.SkipConversions(operation)), symbol);
+            foreach (var operation in _operations)
+            {
+                switch (operation)
+                {
+                    case IInvocationOperation invocation when !awaitedCalls.Contains(invocation) && Inputs(invocation).Any(Is):
+                    case IAssignmentOperation { Target: IMemberReferenceOperation { Instance: var owner } } when Is(owner):
+                        return true;
+                }
+            }
+            return false;
+        }
+
+        private static bool IsOrderedResourceType(ITypeSymbol? type)
         {
             if (type is null)
             {
                 return false;
             }
-            for (var current = type; current is not null; current = current.BaseType)
+            for (var current = type as INamedTypeSymbol; current is not null; current = current.BaseType)
             {
-                if (orderedTypes.Contains(current.OriginalDefinition, SymbolEqualityComparer.Default))
+                if (IsOrderedResourceName(current))
                 {
                     return true;
                 }
             }
-            return type.AllInterfaces.Any(i => orderedTypes.Contains(i.OriginalDefinition, SymbolEqualityComparer.Default));
+            return type.AllInterfaces.Any(IsOrderedResourceName);
         }
 
-        private static string Describe(IOperation awaited) => awaited switch
+        private static bool IsOrderedResourceName(INamedTypeSymbol type)
         {
-            IInvocationOperation invocation => invocation.TargetMethod.Name,
-            _ => awaited.Syntax.ToString(),
-        };
+            foreach (var suffix in OrderedResourceNameSuffixes)
+            {
+                if (type.Name.EndsWith(suffix, System.StringComparison.Ordinal))
+                {
+                    return true;
+                }
+            }
+            return type.ContainingNamespace is { IsGlobalNamespace: false } ns && OrderedResourceTypeNames.Contains(ns.ToDisplayString() + "." + type.MetadataName);
+        }
+
+        // An object a call can change, so that calls sharing it are ordered: an array, a collection, or a class of this
+        // compilation with a writable field (a position, a length, a flag). Strings, delegates and value types cannot be.
+        private static bool CanBeChanged(ITypeSymbol? type)
+        {
+            if (type is IArrayTypeSymbol)
+            {
+                return true;
+            }
+            if (type is not INamedTypeSymbol { IsReferenceType: true, TypeKind: TypeKind.Class or TypeKind.Interface } named || named.SpecialType == SpecialType.System_String)
+            {
+                return false;
+            }
+            if (named.OriginalDefinition.AllInterfaces.Any(i => i.MetadataName == "ICollection`1" && i.ContainingNamespace.ToDisplayString() == "System.Collections.Generic"))
+            {
+                return true;
+            }
+            for (var current = named; current is not null && current.Locations.Any(l => l.IsInSource); current = current.BaseType)
+            {
+                foreach (var member in current.GetMembers())
+                {
+                    if (member is IFieldSymbol { IsStatic: false, IsConst: false } field
+                        && (field.IsImplicitlyDeclared ? field.AssociatedSymbol is IPropertySymbol { SetMethod.IsInitOnly: false } : !field.IsReadOnly))
+                    {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        // Names the call as written: the method, or for a delegate the delegate ('callback', not 'Invoke').
+        private static string Describe(IInvocationOperation call) =>
+            call.TargetMethod.MethodKind == MethodKind.DelegateInvoke && call.Instance is { } target ? target.Syntax.ToString() : call.TargetMethod.Name;
     }
 }

@@ -26,6 +26,10 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a state machine skipped on a fast path saves nothing a test measures
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {

@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Concurrent;
+using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -128,13 +130,46 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             };
 
         // An await foreach is configured when a ConfigureAwait call appears anywhere in the chain that builds its
-        // collection: x.ConfigureAwait(false).WithCancellation(ct) and x.WithCancellation(ct).ConfigureAwait(false) alike.
+        // collection: x.ConfigureAwait(false).WithCancellation(ct) and x.WithCancellation(ct).ConfigureAwait(false) alike,
+        // also when that chain was stored in a local first (var e = x.WithCancellation(ct).ConfigureAwait(false)).
         private bool IsConfiguredEnumerable(IOperation collection)
         {
             if (!IsAsyncEnumerable(collection.Type) && !IsConfiguredEnumerableType(collection.Type))
             {
                 return true; // a custom async enumerable without ConfigureAwait: nothing to add
             }
+            if (IsConfiguredEnumerableType(collection.Type) && collection is not IInvocationOperation)
+            {
+                // Configured where it was built: every value the local is given must be. A parameter, field or property
+                // was built elsewhere, out of sight: leave it to the code that built it.
+                return collection is not ILocalReferenceOperation local || ValuesOf(local).All(IsConfiguredChain);
+            }
+            return IsConfiguredChain(collection);
+        }
+
+        private static IEnumerable<IOperation> ValuesOf(ILocalReferenceOperation reference)
+        {
+            IOperation top = reference;
+            while (top.Parent is { } parent)
+            {
+                top = parent;
+            }
+            foreach (var operation in top.Descendants())
+            {
+                switch (operation)
+                {
+                    case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, reference.Local):
+                        yield return ConfigureAwaitCalls.SkipConversions(value);
+                        break;
+                    case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target, Value: var value } when SymbolEqualityComparer.Default.Equals(target.Local, reference.Local):
+                        yield return ConfigureAwaitCalls.SkipConversions(value);
+                        break;
+                }
+            }
+        }
+
+        private static bool IsConfiguredChain(IOperation collection)
+        {
             for (var current = collection; current is IInvocationOperation invocation;)
             {
                 if (invocation.TargetMethod.Name == ConfigureAwaitCalls.MethodName)
@@ -215,6 +250,6 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         }
 
         private static void Report(OperationAnalysisContext context, Location location) =>
-            context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.ContainingSymbol));
+            context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.Operation, context.ContainingSymbol));
     }
 }

@@ -27,6 +27,10 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a test yields in a loop on purpose, to force interleavings
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {
@@ -45,7 +49,7 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         {
             return;
         }
-        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), context.ContainingSymbol));
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol));
     }
 
     private static bool IsForcedYield(IOperation awaited, WellKnownAsyncTypes types)

@@ -96,7 +96,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), context.ContainingSymbol, properties, use.Display, use.Instead));
+            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, use.Instead));
     }
 
     // The squiggle goes on the blocking member's name (`Result`, `Wait`, `GetResult`, `WaitAll`), not the whole chain.

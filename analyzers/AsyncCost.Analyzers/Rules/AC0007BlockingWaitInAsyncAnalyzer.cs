@@ -127,7 +127,7 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         }
         var name = method.ContainingType.Name + "." + method.Name;
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), context.ContainingSymbol, properties, name, member.Suggestion));
+            Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), invocation, context.ContainingSymbol, properties, name, member.Suggestion));
     }
 
     // A zero timeout (Wait(0), WaitOne(TimeSpan.Zero), Sleep(0)) returns at once; so does TryTake without a timeout.

@@ -30,6 +30,10 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a test method's await keeps the test itself in the stack trace of a failure
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (!types.HasTasks)
             {
@@ -72,7 +76,7 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
             return;
         }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), context.ContainingSymbol, properties, method.Name));
+            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), method, properties, method.Name));
     }
 
     // `return await X;` (also the implicit return of `=> await X`), or `await X;` in a method without a result.

@@ -48,6 +48,16 @@ public sealed class AsyncCorpus
         return WithUnitsPerFile((lines + (FileCount * UnitLines) - 1) / (FileCount * UnitLines));
     }
 
+    /// <summary>
+    /// A tiny compilation against the same references: a contracts library (interfaces, a record, a value type) with no
+    /// loops and no awaits, where a rule's fixed per-compilation cost is all there is to see.
+    /// </summary>
+    public static AsyncCorpus Contracts()
+    {
+        var tree = CSharpSyntaxTree.ParseText(ContractsSource, new CSharpParseOptions(LanguageVersion.CSharp11), path: "Contracts.cs");
+        return new AsyncCorpus([tree], ContractsSource.Count(c => c == '\n'), unitsPerFile: 0);
+    }
+
     /// <summary>The same corpus with every file twice as long.</summary>
     public AsyncCorpus Doubled() => WithUnitsPerFile(2 * UnitsPerFile);
 
@@ -78,6 +88,29 @@ public sealed class AsyncCorpus
             Trees,
             References,
             new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable, concurrentBuild: false));
+
+    private const string ContractsSource = """
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        namespace Contracts;
+
+        public interface IMessage { }
+        public interface IRequest<out TResponse> : IMessage { }
+        public interface INotification : IMessage { }
+        public interface IRequestHandler<in TRequest, TResponse> where TRequest : IRequest<TResponse>
+        {
+            Task<TResponse> Handle(TRequest request, CancellationToken cancellationToken);
+        }
+        public interface INotificationHandler<in TNotification> where TNotification : INotification
+        {
+            Task Handle(TNotification notification, CancellationToken cancellationToken);
+        }
+        public readonly struct Unit { public static readonly Unit Value = default; }
+        public sealed record Ping(string Text) : IRequest<Unit>;
+        public enum Priority { Low, Normal, High }
+
+        """;
 
     private const string FileHeader = """
         using System;

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
 using AsyncCost.Report;
 using AsyncCost.Sessions;
 
@@ -15,6 +16,7 @@ internal static class CollectCommand
             "dotnet-asynccost collect -n MyService --passes hops",
             "dotnet-asynccost collect -o run1 --format markdown -- dotnet bin/Release/net10.0/MyApp.dll --iterations 100000",
             "dotnet-asynccost collect --format json -- ./MyApp > costs.json",
+            "dotnet-asynccost collect --format json --child-output app.log -- ./MyApp > costs.json",
             "dotnet-asynccost collect --sarif build.sarif -- dotnet bin/Release/net10.0/MyApp.dll",
         ],
         [
@@ -34,15 +36,20 @@ internal static class CollectCommand
             + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
+        var childOutput = new Option<string?>("--child-output")
+        {
+            Description = "Write the launched command's output (stdout and stderr) to this file instead of this tool's stderr.",
+            HelpName = "file",
+        };
         var command = new Argument<string[]>("command")
         {
-            Description = "The command to launch (after --): it starts suspended, is resumed once the session listens, and its output passes through. "
-                + "The tool then exits with the command's exit code.",
+            Description = "The command to launch (after --): it starts suspended and is resumed once the session listens. Its output goes to "
+                + "this tool's stderr (or --child-output), never into the report on stdout. The tool then exits with the command's exit code.",
             Arity = ArgumentArity.ZeroOrMore,
         };
         var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
         {
-            processId, processName, duration, passes, output, format, sarif, command,
+            processId, processName, duration, passes, output, format, sarif, childOutput, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -59,6 +66,11 @@ internal static class CollectCommand
                 throw new CliException(ExitCode.UsageError, $"Unrecognized option or argument '{launch[0]}'; put a command to launch after '--'.");
             }
 
+            if (launch.Length == 0 && parse.GetValue(childOutput) is not null)
+            {
+                throw new CliException(ExitCode.UsageError, "--child-output needs a command to launch (after --).");
+            }
+
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
             return ReportRun.RunAsync(parse.GetValue(format), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
             {
@@ -71,10 +83,12 @@ internal static class CollectCommand
                 };
                 if (launch.Length > 0)
                 {
+                    using var relay = ChildOutput.Open(parse.GetValue(childOutput), status);
                     status.WriteLine($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
                         ? ": once per pass, allocations (TPL events off) then hops (TPL events on)."
                         : $" ({PassesText(chosenPasses)} pass)."));
-                    return await AsyncCostSession.LaunchAsync(new LaunchCommand { FileName = launch[0], Arguments = launch[1..] }, options, stop).ConfigureAwait(false);
+                    var child = new LaunchCommand { FileName = launch[0], Arguments = launch[1..], StandardOutput = relay.WriteLine, StandardError = relay.WriteLine };
+                    return await AsyncCostSession.LaunchAsync(child, options, stop).ConfigureAwait(false);
                 }
 
                 var target = CommonOptions.ResolveProcess(pid, name);

@@ -25,11 +25,12 @@ internal static class CommonOptions
         CustomParser = ParseFormat,
     };
 
-    public static Option<string?> Sarif() => new("--sarif")
+    public static Option<string[]> Sarif() => new("--sarif")
     {
         Description = "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
-            + "by what their methods cost in this measurement; findings in methods that never ran are listed last as not exercised.",
-        HelpName = "build.sarif",
+            + "by what their methods cost in this measurement; findings in methods that never ran are listed last as not exercised. "
+            + "Repeat it for several logs (one per project), or name a folder for every *.sarif in it.",
+        HelpName = "build.sarif|folder",
     };
 
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };

@@ -15,16 +15,20 @@ internal static class ReportRun
 
     /// <param name="format">The report format.</param>
     /// <param name="outputOption">The -o value, if given.</param>
-    /// <param name="sarifPath">The --sarif value, if given: the analyzer findings to rank by the measured costs.</param>
+    /// <param name="sarifPaths">The --sarif values (files or folders): the analyzer findings to rank by the measured costs.</param>
     /// <param name="hint">The recording hint shown on the status line; null when nothing is recorded live.</param>
     /// <param name="measure">Runs the library session.</param>
     /// <param name="exitCode">The exit code for a report (default 0).</param>
     public static async Task<int> RunAsync(
-        ReportFormat format, string? outputOption, string? sarifPath, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
+        ReportFormat format, string? outputOption, IReadOnlyList<string>? sarifPaths, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
     {
         // Read the findings first: a bad SARIF path should fail before a long recording, not after it.
-        var findings = sarifPath is null ? null : SarifFindingsReader.Read(sarifPath);
-        using var output = ReportOutput.Open(format, outputOption, findings);
+        var sarif = sarifPaths is { Count: > 0 } ? SarifFindingsReader.ReadAll(sarifPaths) : null;
+        foreach (var warning in sarif?.Warnings ?? [])
+        {
+            Console.Error.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
+        }
+        using var output = ReportOutput.Open(format, outputOption, sarif?.Findings);
         using var stop = new StopSignal('\n', output.DiscardUnwritten);
         var status = StatusLine.ForStandardError(hint ?? stop.Hint);
         AsyncCostReport report;
@@ -35,7 +39,7 @@ internal static class ReportRun
         catch (AsyncCostException e) when (e.PartialReport is { } partial)
         {
             status.Finish();
-            output.Write(partial);
+            output.Write(WithSarifWarnings(partial, sarif));
             throw;
         }
         finally
@@ -43,7 +47,7 @@ internal static class ReportRun
             status.Finish();
         }
 
-        output.Write(report);
+        output.Write(WithSarifWarnings(report, sarif));
         if (output.ReportPath is { } path)
         {
             Console.Error.WriteLine($"Report written to {path}");
@@ -51,4 +55,7 @@ internal static class ReportRun
 
         return exitCode?.Invoke(report) ?? 0;
     }
+
+    private static AsyncCostReport WithSarifWarnings(AsyncCostReport report, SarifFindings? sarif) =>
+        sarif is { Warnings.Count: > 0 } ? report with { Warnings = [.. report.Warnings, .. sarif.Warnings] } : report;
 }

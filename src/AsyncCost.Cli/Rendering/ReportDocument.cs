@@ -99,9 +99,9 @@ internal static class ReportDocument
                 + (pass.CutShort ? ", cut short" : ""));
         }
 
-        if (source is { Kind: SourceKind.Launch, ExitCode: { } exitCode })
+        if (source.Kind == SourceKind.Launch)
         {
-            lines.Add($"Exit code: {exitCode}");
+            lines.Add(source.ExitCode is { } exitCode ? $"Exit code: {exitCode}" : "Exit code: none (dotnet-asynccost ended the command)");
         }
 
         if (source.Kind != SourceKind.TraceFile && source.TraceFiles.Count > 0)

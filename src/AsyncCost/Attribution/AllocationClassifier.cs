@@ -12,6 +12,17 @@ internal static class AllocationClassifier
 {
     public const string TaskOfT = "System.Threading.Tasks.Task`1";
 
+    /// <summary>AsyncMethodBuilderCore.ContinuationWrapper: the runtime wraps await continuations in it only while
+    /// TplEventSource is enabled by some session (allocation events print the nested name alone).</summary>
+    private const string ContinuationWrapper = "ContinuationWrapper";
+
+    /// <summary>True for a type the runtime allocates only while some session has TPL events on.</summary>
+    public static bool ExistsOnlyUnderTplTracing(string typeName)
+    {
+        var name = RuntimeTypeName.Parse(typeName).Name;
+        return name == ContinuationWrapper || name.EndsWith("+" + ContinuationWrapper, StringComparison.Ordinal);
+    }
+
     public static AllocationClass Classify(string typeName)
     {
         var parsed = RuntimeTypeName.Parse(typeName);

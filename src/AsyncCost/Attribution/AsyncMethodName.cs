@@ -22,9 +22,10 @@ public enum GeneratedTypeKind
 /// <summary>
 /// A compiler-generated async type name turned back into the user's method.
 /// <see cref="MethodKey"/> is the join key shared with the analyzer (SARIF property "AsyncCostMethod"):
-/// namespace-qualified, nested types joined with '.', no generic arity or arguments, lambdas and local functions
-/// attributed to their enclosing member. Top-level statements keep the compiler's member name <c>&lt;Main&gt;$</c> in the key
-/// (that is the symbol name the analyzer sees) and show as <c>Main</c>.
+/// namespace-qualified, nested types joined with '.', no generic arity or arguments, then the member; an async local
+/// function adds its name (<c>Ns.Program.Main.Local</c>) and an async lambda adds <c>lambda#k</c>, k being the compiler's
+/// lambda ordinal within the member (<c>&lt;Main&gt;b__0_2</c> is <c>Ns.Program.Main.lambda#2</c>). Top-level statements keep the
+/// compiler's member name <c>&lt;Main&gt;$</c> in the key (that is the symbol name the analyzer sees) and show as <c>Main</c>.
 /// </summary>
 public sealed record AsyncMethodName
 {
@@ -37,19 +38,26 @@ public sealed record AsyncMethodName
     /// <summary>The user-declared member as the compiler names it ("GetAsync", "&lt;Main&gt;$" for top-level statements); null for a closure whose member is known only by ordinal.</summary>
     public string? MemberName { get; init; }
 
-    /// <summary>The local function's name, or "lambda" for an async lambda; null for a plain async method.</summary>
+    /// <summary>The local function's name, or "lambda#k" for an async lambda (k: <see cref="LambdaOrdinal"/>); null for a plain async method.</summary>
     public string? LocalName { get; init; }
 
-    /// <summary>The compiler's ordinal of the enclosing member within its type (the 3 in <c>d__3</c>, <c>DisplayClass3_0</c>, <c>|3_0</c>), if present.</summary>
+    /// <summary>The compiler's ordinal of the enclosing member within its type (the 3 in <c>d__3</c>, <c>DisplayClass3_0</c>, <c>b__3_0</c>, <c>|3_0</c>), if present.
+    /// Lambdas and local functions compiled into a display class carry no member ordinal (<c>&lt;Main&gt;b__1</c>).</summary>
     public int? MemberOrdinal { get; init; }
+
+    /// <summary>The compiler's ordinal of a lambda or local function among its member's lambdas and local functions (the 1 in <c>b__3_1</c>, <c>b__1</c>, <c>|3_1</c>).</summary>
+    public int? LambdaOrdinal { get; init; }
 
     /// <summary>What the generated type is.</summary>
     public GeneratedTypeKind Kind { get; init; }
 
-    /// <summary>The join key: "Ns.Outer.Inner.Method" (for a closure with unknown member: the type key).</summary>
-    public string MethodKey => MemberName is null ? TypeKey : TypeKey + "." + MemberName;
+    /// <summary>The join key: "Ns.Outer.Inner.Method", "Ns.Outer.Inner.Method.Local", "Ns.Outer.Inner.Method.lambda#2" (for a closure with unknown member: the type key).</summary>
+    public string MethodKey => MemberName is null ? TypeKey : LocalName is null ? TypeKey + "." + MemberName : TypeKey + "." + MemberName + "." + LocalName;
 
-    /// <summary>A readable name: "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local", "Ns.Program.Main.lambda".</summary>
+    /// <summary>The segment a lambda adds to its member's key, before '#' and its ordinal; the analyzer writes it alone when it cannot know the ordinal.</summary>
+    public const string LambdaSegment = "lambda";
+
+    /// <summary>A readable name: "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local", "Ns.Program.Main.lambda#2".</summary>
     public string DisplayName
     {
         get
@@ -154,6 +162,7 @@ public sealed record AsyncMethodName
         if (rest.StartsWith("g__", StringComparison.Ordinal))
         {
             var bar = rest.IndexOf('|', StringComparison.Ordinal);
+            var (memberOrdinal, lambdaOrdinal) = bar < 0 ? (null, null) : Ordinals(rest[(bar + 1)..]);
             return new AsyncMethodName
             {
                 TypeKey = "",
@@ -161,22 +170,34 @@ public sealed record AsyncMethodName
                 Kind = GeneratedTypeKind.LocalFunctionStateMachine,
                 MemberName = member,
                 LocalName = bar < 0 ? rest[3..] : rest[3..bar],
-                MemberOrdinal = bar < 0 ? null : LeadingOrdinal(rest[(bar + 1)..]),
+                MemberOrdinal = memberOrdinal,
+                LambdaOrdinal = lambdaOrdinal,
             };
         }
         if (rest.StartsWith("b__", StringComparison.Ordinal))
         {
+            var (memberOrdinal, lambdaOrdinal) = Ordinals(rest[3..]);
             return new AsyncMethodName
             {
                 TypeKey = "",
                 TypeDisplayName = "",
                 Kind = GeneratedTypeKind.LambdaStateMachine,
                 MemberName = member,
-                LocalName = "lambda",
-                MemberOrdinal = LeadingOrdinal(rest[3..]),
+                LocalName = lambdaOrdinal is { } k ? LambdaSegment + "#" + k.ToString(CultureInfo.InvariantCulture) : LambdaSegment,
+                MemberOrdinal = memberOrdinal,
+                LambdaOrdinal = lambdaOrdinal,
             };
         }
         return null;
+    }
+
+    /// <summary>"3_1" -> (3, 1); "1" (inside a display class, which is per member already) -> (null, 1). An edit-and-continue generation ("#2") is ignored.</summary>
+    private static (int? Member, int? Lambda) Ordinals(string text)
+    {
+        var underscore = text.IndexOf('_', StringComparison.Ordinal);
+        return underscore < 0
+            ? (null, LeadingOrdinal(text))
+            : (LeadingOrdinal(text[..underscore]), LeadingOrdinal(text[(underscore + 1)..]));
     }
 
     /// <summary>The compiler's name for the entry point of top-level statements; users know it as Main.</summary>

@@ -34,22 +34,8 @@ internal static class MethodSignatureText
             text = text["instance ".Length..];
         }
         // The return type ends where the parameter list starts: the first '(' outside angle brackets.
-        var depth = 0;
-        for (var i = 0; i < text.Length; i++)
-        {
-            switch (text[i])
-            {
-                case '<':
-                    depth++;
-                    break;
-                case '>':
-                    depth--;
-                    break;
-                case '(' when depth == 0:
-                    return i == 0 ? null : TypeName(text[..i].Trim());
-            }
-        }
-        return null;
+        var open = TopLevel(text, '(').DefaultIfEmpty(-1).First();
+        return open > 0 ? TypeName(text[..open].Trim()) : null;
     }
 
     /// <summary>"class A`1&lt;value class B,int32&gt;[]" -> "A`1[B,System.Int32][]".</summary>
@@ -81,24 +67,33 @@ internal static class MethodSignatureText
 
     private static IEnumerable<string> SplitArguments(string text)
     {
-        var depth = 0;
         var start = 0;
-        for (var i = 0; i < text.Length; i++)
+        foreach (var comma in TopLevel(text, ','))
         {
-            switch (text[i])
-            {
-                case '<':
-                    depth++;
-                    break;
-                case '>':
-                    depth--;
-                    break;
-                case ',' when depth == 0:
-                    yield return text[start..i].Trim();
-                    start = i + 1;
-                    break;
-            }
+            yield return text[start..comma].Trim();
+            start = comma + 1;
         }
         yield return text[start..].Trim();
+    }
+
+    /// <summary>Where <paramref name="separator"/> stands outside angle brackets (generic arguments), in order.</summary>
+    private static IEnumerable<int> TopLevel(string text, char separator)
+    {
+        var depth = 0;
+        for (var i = 0; i < text.Length; i++)
+        {
+            if (text[i] == '<')
+            {
+                depth++;
+            }
+            else if (text[i] == '>')
+            {
+                depth--;
+            }
+            else if (text[i] == separator && depth == 0)
+            {
+                yield return i;
+            }
+        }
     }
 }

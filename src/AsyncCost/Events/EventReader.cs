@@ -80,14 +80,11 @@ internal sealed class EventReader
             case KnownEvents.TplProvider:
                 SawTplEvents = true;
                 ThreadIds.Add(e.ThreadID);
-                OnTplEvent(e, id);
+                EventMapping.OnTplEvent(id, new TraceEventFields(e), Hops);
                 break;
             case KnownEvents.FrameworkProvider:
                 ThreadIds.Add(e.ThreadID);
-                if (id == KnownEvents.ThreadPoolDequeueWorkId)
-                {
-                    Hops.OnWorkItemDequeued(e.ThreadID);
-                }
+                EventMapping.OnFrameworkEvent(id, e.ThreadID, Hops);
                 break;
             case KnownEvents.EventPipeProvider when e.PayloadIndex(nameof(CommandLine)) >= 0:
                 CommandLine ??= e.PayloadByName(nameof(CommandLine)) as string;
@@ -120,47 +117,9 @@ internal sealed class EventReader
 
     private void OnRuntimeEvent(TraceEvent e, int id)
     {
-        switch (id)
+        if (!EventMapping.OnRuntimeEvent(id, new TraceEventFields(e), Allocations))
         {
-            case KnownEvents.AllocationSampledId when e.PayloadIndex("TypeName") >= 0:
-                Allocations.OnAllocationSampled((string)e.PayloadByName("TypeName"), Convert.ToInt64(e.PayloadByName("ObjectSize"), System.Globalization.CultureInfo.InvariantCulture));
-                break;
-            case KnownEvents.GcAllocationTickId when e.PayloadIndex("TypeName") >= 0:
-                var size = e.PayloadIndex("ObjectSize") >= 0 ? Convert.ToInt64(e.PayloadByName("ObjectSize"), System.Globalization.CultureInfo.InvariantCulture) : 0;
-                var amount = e.PayloadIndex("AllocationAmount64") >= 0 ? e.PayloadByName("AllocationAmount64") : e.PayloadByName("AllocationAmount");
-                Allocations.OnAllocationTick((string)e.PayloadByName("TypeName"), Convert.ToInt64(amount, System.Globalization.CultureInfo.InvariantCulture), size);
-                break;
-            default:
-                OnLoaderOrMethodEvent(e);
-                break;
-        }
-    }
-
-    private void OnTplEvent(TraceEvent e, int id)
-    {
-        var thread = e.ThreadID;
-        switch (id)
-        {
-            case KnownEvents.TraceOperationBeginId:
-                Hops.OnOperationBegin(thread, Int(e, "TaskID"), e.PayloadByName("OperationName") as string ?? "");
-                break;
-            case KnownEvents.TraceOperationEndId:
-                Hops.OnOperationEnd(Int(e, "TaskID"));
-                break;
-            case KnownEvents.TaskWaitBeginId:
-                Hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"));
-                break;
-            case KnownEvents.TaskWaitEndId:
-                Hops.OnWaitEnd(thread, Int(e, "TaskID"));
-                break;
-            case KnownEvents.AwaitTaskContinuationScheduledId:
-                Hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"));
-                break;
-            case KnownEvents.TaskWaitContinuationStartedId:
-                Hops.OnContinuationStarted(thread, Int(e, "TaskID"));
-                break;
-            default:
-                break;
+            OnLoaderOrMethodEvent(e);
         }
     }
 
@@ -179,6 +138,11 @@ internal sealed class EventReader
         }
     }
 
-    private static int Int(TraceEvent e, string name)
-        => e.PayloadIndex(name) >= 0 ? Convert.ToInt32(e.PayloadByName(name), System.Globalization.CultureInfo.InvariantCulture) : 0;
+    /// <summary>A TraceEvent's fields, as <see cref="EventMapping"/> reads them.</summary>
+    private readonly struct TraceEventFields(TraceEvent e) : IEventFields
+    {
+        public int ThreadId => e.ThreadID;
+
+        public object? Field(string name) => e.PayloadIndex(name) >= 0 ? e.PayloadByName(name) : null;
+    }
 }

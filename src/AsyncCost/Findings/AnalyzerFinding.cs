@@ -32,5 +32,5 @@ public sealed record AnalyzerFinding(
     string? FilePath,
     int? Line,
     int? Column,
-    string? MethodKey,
+    [property: System.ComponentModel.Description(AsyncCost.Report.MethodCost.MethodKeyDescription)] string? MethodKey,
     FindingCostKind CostKind);

@@ -1,3 +1,4 @@
+using AsyncCost.Attribution;
 using AsyncCost.Report;
 
 namespace AsyncCost.Findings;
@@ -41,7 +42,11 @@ public sealed class HotFindingsReport
     public required AsyncCostReport Measured { get; init; }
 }
 
-/// <summary>Joins SARIF findings to a measured report by method key and ranks them.</summary>
+/// <summary>
+/// Joins SARIF findings to a measured report by method key and ranks them. A member, each of its async local functions
+/// and each of its async lambdas have keys of their own; a finding in a lambda whose ordinal the analyzer could not know
+/// (key ending in ".lambda") joins all of that member's lambdas together.
+/// </summary>
 public static class HotFindingsRanker
 {
     /// <summary>Ranks <paramref name="findings"/> by what their containing methods cost in <paramref name="measured"/>.</summary>
@@ -50,12 +55,10 @@ public static class HotFindingsRanker
         ArgumentNullException.ThrowIfNull(findings);
         ArgumentNullException.ThrowIfNull(measured);
 
-        var byKey = new Dictionary<string, MethodCost>(StringComparer.Ordinal);
-        foreach (var method in measured.Methods)
-        {
-            // Several rows can share a key (a method and its local functions); the join is per declared member.
-            byKey[method.MethodKey] = byKey.TryGetValue(method.MethodKey, out var existing) ? Merge(existing, method) : method;
-        }
+        // Rows share a key only where the names cannot tell them apart (two local functions of one name in one member).
+        var byKey = measured.Methods
+            .GroupBy(m => m.MethodKey, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
 
         var totals = new KindTotals(
             Sum(byKey.Values, m => m.Bytes),
@@ -65,7 +68,7 @@ public static class HotFindingsRanker
         var joined = findings
             .Select(finding =>
             {
-                var method = finding.MethodKey is { } key && byKey.TryGetValue(key, out var row) ? row : null;
+                var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
                 return new HotFinding
                 {
                     Finding = finding,
@@ -85,6 +88,25 @@ public static class HotFindingsRanker
         return new HotFindingsReport { Findings = joined, Measured = measured };
     }
 
+    private static MethodCost? Lookup(Dictionary<string, MethodCost> byKey, string key)
+    {
+        if (byKey.TryGetValue(key, out var row))
+        {
+            return row;
+        }
+        if (!key.EndsWith("." + AsyncMethodName.LambdaSegment, StringComparison.Ordinal))
+        {
+            return null;
+        }
+        var lambdas = byKey.Values.Where(m => m.MethodKey.StartsWith(key + "#", StringComparison.Ordinal)).ToList();
+        if (lambdas.Count == 0)
+        {
+            return null;
+        }
+        var display = lambdas[0].DisplayName;
+        return Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
+    }
+
     private static double? ShareOf(MethodCost method, FindingCostKind kind, KindTotals totals) => kind switch
     {
         FindingCostKind.Allocations => Fraction(method.Bytes, totals.Bytes),
@@ -100,17 +122,18 @@ public static class HotFindingsRanker
     private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
         methods.Sum(m => figure(m)?.Value ?? 0);
 
-    private static MethodCost Merge(MethodCost a, MethodCost b) => new()
+    private static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName) => new()
     {
-        MethodKey = a.MethodKey,
-        DisplayName = a.DisplayName,
-        Calls = Add(a.Calls, b.Calls),
-        Bytes = Add(a.Bytes, b.Bytes),
-        Objects = Add(a.Objects, b.Objects),
-        Hops = Add(a.Hops, b.Hops),
-        BlockingWaits = Add(a.BlockingWaits, b.BlockingWaits),
-        ShareOfAsyncBytes = (a.ShareOfAsyncBytes ?? 0) + (b.ShareOfAsyncBytes ?? 0),
-        Allocations = [.. a.Allocations, .. b.Allocations],
+        MethodKey = key,
+        DisplayName = displayName,
+        Calls = rows.Select(m => m.Calls).Aggregate(Add),
+        SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
+        Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
+        Objects = rows.Select(m => m.Objects).Aggregate(Add),
+        Hops = rows.Select(m => m.Hops).Aggregate(Add),
+        BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
+        ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
+        Allocations = [.. rows.SelectMany(m => m.Allocations)],
     };
 
     // Independent sampled estimates add; so do their variances (error bounds add in quadrature).

@@ -1,6 +1,13 @@
+using System.Globalization;
 using System.Text.Json;
+using AsyncCost.Report;
 
 namespace AsyncCost.Findings;
+
+/// <summary>The AsyncCost findings of one or more SARIF logs, and what is worth saying about the logs (one with no results...).</summary>
+/// <param name="Findings">The findings, each once even when several logs (or target frameworks) report it.</param>
+/// <param name="Warnings">Logs that hold no AsyncCost findings, code "sarif-empty".</param>
+public sealed record SarifFindings(IReadOnlyList<AnalyzerFinding> Findings, IReadOnlyList<ReportWarning> Warnings);
 
 /// <summary>
 /// Reads AsyncCost's findings from the compiler's SARIF log (<c>-p:ErrorLog=build.sarif%2Cversion=2.1</c>;
@@ -24,10 +31,54 @@ public static class SarifFindingsReader
         return Parse(File.ReadAllText(path), path);
     }
 
+    /// <summary>
+    /// Reads several SARIF logs, e.g. one per project of a multi-project build; a folder stands for every *.sarif file in it.
+    /// A log without AsyncCost findings is not an error (a project may have none) but is named in <see cref="SarifFindings.Warnings"/>:
+    /// it is also what a build that overwrote one project's log with another's leaves.
+    /// </summary>
+    /// <exception cref="FindingsFileNotFoundException">A path does not exist, or a folder holds no *.sarif file.</exception>
+    /// <exception cref="FindingsFileInvalidException">A file is not a SARIF log.</exception>
+    public static SarifFindings ReadAll(IEnumerable<string> paths)
+    {
+        ArgumentNullException.ThrowIfNull(paths);
+        var findings = new List<AnalyzerFinding>();
+        var warnings = new List<ReportWarning>();
+        var seen = new HashSet<(string, string?, int?, int?)>();
+        foreach (var file in paths.SelectMany(LogFiles))
+        {
+            var log = ParseLog(File.ReadAllText(file), file, out var results);
+            if (log.Count == 0)
+            {
+                warnings.Add(new ReportWarning("sarif-empty", results == 0
+                    ? $"{file} has no results: no analyzer reported anything in that build (or another project's log overwrote it; give each project its own ErrorLog)."
+                    : $"{file} has {results.ToString("N0", CultureInfo.InvariantCulture)} results but none from the AsyncCost analyzers (no AsyncCostMethod property)."));
+            }
+            findings.AddRange(log.Where(f => seen.Add((f.RuleId, f.FilePath, f.Line, f.Column))));
+        }
+        return new SarifFindings(findings, warnings);
+    }
+
+    private static IEnumerable<string> LogFiles(string path)
+    {
+        if (File.Exists(path))
+        {
+            return [path];
+        }
+        if (!Directory.Exists(path))
+        {
+            throw new FindingsFileNotFoundException(path);
+        }
+        var logs = Directory.GetFiles(path, "*.sarif").Order(StringComparer.Ordinal).ToList();
+        return logs.Count > 0 ? logs : throw new FindingsFileNotFoundException(Path.Combine(path, "*.sarif"));
+    }
+
     /// <summary>Reads SARIF text; <paramref name="sourceName"/> names it in error messages.</summary>
     /// <exception cref="FindingsFileInvalidException">The text is not a SARIF log.</exception>
-    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName)
+    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName) => ParseLog(json, sourceName, out _);
+
+    private static List<AnalyzerFinding> ParseLog(string json, string sourceName, out int results)
     {
+        results = 0;
         JsonDocument document;
         try
         {
@@ -52,12 +103,13 @@ public static class SarifFindingsReader
             foreach (var run in runs.EnumerateArray())
             {
                 var costKinds = ReadCostKinds(run);
-                if (!run.TryGetProperty("results", out var results) || results.ValueKind != JsonValueKind.Array)
+                if (!run.TryGetProperty("results", out var runResults) || runResults.ValueKind != JsonValueKind.Array)
                 {
                     continue;
                 }
-                foreach (var result in results.EnumerateArray())
+                foreach (var result in runResults.EnumerateArray())
                 {
+                    results++;
                     // A project built for several target frameworks logs the same finding once per build.
                     if (ReadFinding(result, costKinds) is { } finding && seen.Add((finding.RuleId, finding.FilePath, finding.Line, finding.Column)))
                     {

@@ -4,7 +4,7 @@ namespace AsyncCost.Report;
 /// What async cost in one measured process (or one saved trace): the plain result every renderer and serializer reads.
 /// Figures carry the pass they came from, because allocation figures are only trustworthy from a pass with TPL events off.
 /// </summary>
-public sealed class AsyncCostReport
+public sealed record AsyncCostReport
 {
     /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.</summary>
     public const int CurrentSchemaVersion = 1;
@@ -67,7 +67,8 @@ public sealed class ReportSource
     /// <summary>The target's runtime version (e.g. "10.0.12"), if known.</summary>
     public string? RuntimeVersion { get; init; }
 
-    /// <summary>The launched command's exit code (launch only; the last pass's child), if it exited.</summary>
+    /// <summary>The launched command's exit code (launch only; the last pass's child) when it exited by itself; null when the
+    /// tool ended it (duration elapsed, or stopped), since it then has no exit code of its own.</summary>
     public int? ExitCode { get; init; }
 }
 
@@ -82,6 +83,9 @@ public enum SourceKind
 
     /// <summary>Read a saved .nettrace file.</summary>
     TraceFile,
+
+    /// <summary>Streamed inside the measured process by an EventListener (the OpenTelemetry instrumentation).</summary>
+    InProcess,
 }
 
 /// <summary>Why recording stopped.</summary>

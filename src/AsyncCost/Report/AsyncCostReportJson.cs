@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.Json.Schema;
@@ -40,7 +41,20 @@ public static class AsyncCostReportJson
     /// <summary>The JSON schema of another document this library writes with <see cref="Options"/> (e.g. the hot-findings report).</summary>
     public static JsonNode GetSchema(Type type, string title)
     {
-        var schema = Options.GetJsonSchemaAsNode(type, new JsonSchemaExporterOptions { TreatNullObliviousAsNonNullable = true });
+        var schema = Options.GetJsonSchemaAsNode(type, new JsonSchemaExporterOptions
+        {
+            TreatNullObliviousAsNonNullable = true,
+            // Fields whose meaning is a contract with other tools ([Description]) carry it in the schema.
+            TransformSchemaNode = (context, node) =>
+            {
+                if (context.PropertyInfo?.AttributeProvider?.GetCustomAttributes(typeof(DescriptionAttribute), inherit: true) is [DescriptionAttribute description, ..]
+                    && node is JsonObject property)
+                {
+                    property.Insert(0, "description", description.Description);
+                }
+                return node;
+            },
+        });
         if (schema is JsonObject root)
         {
             root.Insert(0, "$schema", "https://json-schema.org/draft/2020-12/schema");

@@ -1,3 +1,5 @@
+using System.ComponentModel;
+
 namespace AsyncCost.Report;
 
 /// <summary>
@@ -63,12 +65,21 @@ public sealed class TypeAllocation
     public required Figure Objects { get; init; }
 }
 
-/// <summary>Costs of one user async method (or async lambda / local function, attributed to its enclosing member).</summary>
+/// <summary>Costs of one user async method, async local function or async lambda.</summary>
 public sealed class MethodCost
 {
     /// <summary>The join key: namespace-qualified, nested types joined with '.', no generic arguments or arity (e.g. "Ns.Outer.Inner.GetAsync").
-    /// Lambdas and local functions use their enclosing member's key. Matches the analyzer's SARIF property "AsyncCostMethod".</summary>
+    /// An async local function adds its name ("Ns.Program.Main.Local"), an async lambda "lambda#k" with k the compiler's lambda ordinal
+    /// within the member ("Ns.Program.Main.lambda#2"). Matches the analyzer's SARIF property "AsyncCostMethod".</summary>
+    [Description(MethodKeyDescription)]
     public required string MethodKey { get; init; }
+
+    /// <summary>The key's definition, as the JSON schema states it.</summary>
+    public const string MethodKeyDescription =
+        "Join key shared with the AsyncCost analyzers (SARIF result property 'AsyncCostMethod'): Namespace.Outer.Inner.Member, no generic arity or arguments "
+        + "(property accessors get_X/set_X, top-level statements <Main>$). An async local function adds '.Name' (Ns.Program.Main.Local); an async lambda adds "
+        + "'.lambda#k', k being the compiler's lambda ordinal within the member (the k in the generated name <Main>b__0_k). An analyzer key ending in '.lambda' "
+        + "(ordinal not knowable from source) joins all of that member's lambdas.";
 
     /// <summary>A readable name for display (e.g. "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local").</summary>
     public required string DisplayName { get; init; }

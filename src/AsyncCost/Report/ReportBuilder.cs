@@ -115,6 +115,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
 
         var tallies = pass.Figures.Allocations.Results();
+        if (!pass.Figures.SawTplEvents && tallies.FirstOrDefault(t => AllocationClassifier.ExistsOnlyUnderTplTracing(t.TypeName)) is { } marker)
+        {
+            // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
+            _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
+        }
         var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();

@@ -41,4 +41,28 @@ internal static partial class DiagnosticEndpoints
         }
         return result;
     }
+
+    /// <summary>Removes what a runtime that was killed (SIGKILL) leaves in the temp directory: its diagnostic socket and its
+    /// debugger pipes. Only for a process that no longer exists, so a recycled pid's live files are never touched.</summary>
+    public static void RemoveLeftovers(int processId)
+    {
+        if (TargetProcess.Exists(processId))
+        {
+            return;
+        }
+        var pid = processId.ToString(CultureInfo.InvariantCulture);
+        try
+        {
+            var leftovers = Directory.EnumerateFiles(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-*-socket")
+                .Concat(Directory.EnumerateFiles(Path.GetTempPath(), $"clr-debug-pipe-{pid}-*"));
+            foreach (var path in leftovers.ToList())
+            {
+                File.Delete(path);
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Another user's files, or already gone: nothing to clean.
+        }
+    }
 }

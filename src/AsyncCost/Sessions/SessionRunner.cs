@@ -96,10 +96,8 @@ internal static class SessionRunner
         var stop = StopReason.ProcessExited;
         int? exitCode = null, processId = null;
         string? runtimeVersion = null;
-        if (passes.Count > 1)
-        {
-            warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", passes.Select(p => p.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
-        }
+        // --duration covers all passes, as for an attached process: each launch records its share.
+        var perPass = options.Duration / passes.Count;
 
         for (var i = 0; i < passes.Count; i++)
         {
@@ -107,10 +105,11 @@ internal static class SessionRunner
             accumulators.Add(pass);
             using var child = StartChild(command);
             stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
+            int? runtimeProcess = null;
             try
             {
                 var target = await WaitForRuntimeAsync(child, command.ConnectTimeout, cancellationToken).ConfigureAwait(false);
-                processId = target;
+                processId = runtimeProcess = target;
                 var mapped = TargetProcess.MappedFiles(target);
                 foreach (var file in mapped)
                 {
@@ -120,7 +119,7 @@ internal static class SessionRunner
                 var useTick = NeedsAllocationTick(runtimeVersion, options, i == 0 ? warnings : []);
                 var monitor = ThreadSwitchMonitor.Start(target);
                 var client = new DiagnosticsClient(target);
-                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, options.Duration, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
+                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, perPass, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
                     useTick, options, monitor, () => Resume(client), cancellationToken).ConfigureAwait(false);
                 if (i == 0 || threads.Count == 0)
                 {
@@ -130,13 +129,20 @@ internal static class SessionRunner
             }
             finally
             {
-                await EndChildAsync(child, waitForExit: stop == StopReason.ProcessExited).ConfigureAwait(false);
-                exitCode = child.ExitCode;
+                var endedItself = stop == StopReason.ProcessExited;
+                await EndChildAsync(child, runtimeProcess, waitForExit: endedItself).ConfigureAwait(false);
+                // A command the tool ended (duration, Enter, Ctrl+C) has no exit code of its own.
+                exitCode = endedItself ? child.ExitCode : null;
             }
             if (stop == StopReason.Canceled)
             {
                 break;
             }
+        }
+
+        if (accumulators.Count > 1)
+        {
+            warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", accumulators.Select(p => p.Pass.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
         }
 
         var source = new ReportSource
@@ -333,27 +339,44 @@ internal static class SessionRunner
         return child;
     }
 
-    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone);
-    /// kills it (and what it started) when recording stopped early or it does not exit in time.</summary>
-    private static async Task EndChildAsync(Process child, bool waitForExit)
+    /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone).
+    /// A child still running (recording stopped early, or it did not exit in time) is asked to stop with SIGTERM, so its
+    /// runtime removes its diagnostic socket and debugger pipes, and killed with what it started if it does not; whatever a
+    /// killed runtime left in the temp directory is removed.</summary>
+    private static async Task EndChildAsync(Process child, int? runtimeProcess, bool waitForExit)
     {
-        if (waitForExit)
+        if (waitForExit && await ExitsWithinAsync(child, TimeSpan.FromSeconds(10)).ConfigureAwait(false))
         {
-            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-            try
-            {
-                await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                // Still running: it is killed below.
-            }
+            return;
         }
         if (!child.HasExited)
         {
-            child.Kill(entireProcessTree: true);
+            Signals.Terminate(runtimeProcess ?? child.Id);
+            if (runtimeProcess is { } runtime && runtime != child.Id)
+            {
+                Signals.Terminate(child.Id);
+            }
+            if (!await ExitsWithinAsync(child, TimeSpan.FromSeconds(3)).ConfigureAwait(false))
+            {
+                child.Kill(entireProcessTree: true);
+            }
         }
         await child.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+        DiagnosticEndpoints.RemoveLeftovers(runtimeProcess ?? child.Id);
+    }
+
+    private static async Task<bool> ExitsWithinAsync(Process child, TimeSpan timeout)
+    {
+        using var grace = new CancellationTokenSource(timeout);
+        try
+        {
+            await child.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Waits until the child (or, for a launcher script, its first .NET descendant) publishes its diagnostics endpoint.</summary>

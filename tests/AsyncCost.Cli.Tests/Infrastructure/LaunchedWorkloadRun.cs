@@ -27,7 +27,8 @@ public sealed class LaunchedWorkloadRun : IAsyncLifetime
     public async Task InitializeAsync()
     {
         Result = await ChildProcess.RunToolAsync("collect", "-o", BasePath, "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", Calls.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        WorkloadResults = WorkloadResult.ParseAll(Result.StandardOutput);
+        // The launched command's output goes to the tool's stderr: stdout is the report alone.
+        WorkloadResults = WorkloadResult.ParseAll(Result.StandardError);
         if (File.Exists(BasePath + ".json"))
         {
             ReportJson = await File.ReadAllTextAsync(BasePath + ".json");

@@ -70,15 +70,50 @@ public class HotFindingsRankerTests
         Assert.Null(hot.Share);
     }
 
+    private static AsyncCostReport MemberWithLambdaAndLocalFunction() => Measured(
+        new MethodCost { MethodKey = "App.Prices.GetAsync", DisplayName = "App.Prices.GetAsync", Calls = Exact(100), Bytes = Sampled(3_000) },
+        new MethodCost { MethodKey = "App.Prices.GetAsync.Slow", DisplayName = "App.Prices.GetAsync.Slow", Calls = Exact(10), Bytes = Sampled(1_000) },
+        new MethodCost { MethodKey = "App.Prices.GetAsync.lambda#1", DisplayName = "App.Prices.GetAsync.lambda#1", Calls = Exact(50), Bytes = Sampled(4_000) },
+        new MethodCost { MethodKey = "App.Prices.GetAsync.lambda#2", DisplayName = "App.Prices.GetAsync.lambda#2", Calls = Exact(5), Bytes = Sampled(2_000) });
+
     [Fact]
-    public void Rows_of_a_method_and_its_local_functions_join_as_one_member()
+    public void A_finding_in_a_lambda_joins_the_lambdas_row_and_one_in_the_member_joins_the_members()
+    {
+        var ranked = HotFindingsRanker.Rank(
+            [
+                Finding("AC0009", "App.Prices.GetAsync", FindingCostKind.Allocations, line: 10),
+                Finding("AC0001", "App.Prices.GetAsync.lambda#1", FindingCostKind.Allocations, line: 20),
+                Finding("AC0008", "App.Prices.GetAsync.Slow", FindingCostKind.Allocations, line: 30),
+            ],
+            MemberWithLambdaAndLocalFunction()).Findings;
+
+        var byLine = ranked.ToDictionary(h => h.Finding.Line!.Value);
+        Assert.Equal(("App.Prices.GetAsync", 100.0, 0.3), (byLine[10].Method!.MethodKey, byLine[10].Method!.Calls!.Value, Math.Round(byLine[10].Share!.Value, 3)));
+        Assert.Equal(("App.Prices.GetAsync.lambda#1", 50.0, 0.4), (byLine[20].Method!.MethodKey, byLine[20].Method!.Calls!.Value, Math.Round(byLine[20].Share!.Value, 3)));
+        Assert.Equal(("App.Prices.GetAsync.Slow", 10.0, 0.1), (byLine[30].Method!.MethodKey, byLine[30].Method!.Calls!.Value, Math.Round(byLine[30].Share!.Value, 3)));
+    }
+
+    [Fact]
+    public void A_lambda_key_without_ordinal_joins_all_of_its_members_lambdas()
+    {
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0001", "App.Prices.GetAsync.lambda", FindingCostKind.Allocations)], MemberWithLambdaAndLocalFunction()).Findings);
+
+        Assert.True(hot.Exercised);
+        Assert.Equal("App.Prices.GetAsync.lambda", hot.Method!.MethodKey);
+        Assert.Equal("App.Prices.GetAsync.lambda", hot.Method.DisplayName);
+        Assert.Equal(55, hot.Method.Calls!.Value);
+        Assert.Equal(0.6, hot.Share!.Value, 3);
+    }
+
+    [Fact]
+    public void Rows_that_share_a_key_join_as_one()
     {
         var report = Measured(
-            new MethodCost { MethodKey = "App.Prices.GetAsync", DisplayName = "App.Prices.GetAsync", Calls = Exact(100), Bytes = Sampled(3_000) },
-            new MethodCost { MethodKey = "App.Prices.GetAsync", DisplayName = "App.Prices.GetAsync.Slow", Calls = Exact(10), Bytes = Sampled(1_000) },
+            new MethodCost { MethodKey = "App.Prices.GetAsync.Local", DisplayName = "App.Prices.GetAsync.Local", Calls = Exact(100), Bytes = Sampled(3_000) },
+            new MethodCost { MethodKey = "App.Prices.GetAsync.Local", DisplayName = "App.Prices.GetAsync.Local", Calls = Exact(10), Bytes = Sampled(1_000) },
             new MethodCost { MethodKey = "App.Other.RunAsync", DisplayName = "App.Other.RunAsync", Calls = Exact(1), Bytes = Sampled(4_000) });
 
-        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0009", "App.Prices.GetAsync", FindingCostKind.Allocations)], report).Findings);
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0008", "App.Prices.GetAsync.Local", FindingCostKind.Allocations)], report).Findings);
 
         Assert.Equal(110, hot.Method!.Calls!.Value);
         Assert.Equal(4_000, hot.Method.Bytes!.Value);

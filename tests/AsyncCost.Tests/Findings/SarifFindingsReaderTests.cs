@@ -103,4 +103,70 @@ public class SarifFindingsReaderTests
         var error = Assert.Throws<FindingsFileNotFoundException>(() => SarifFindingsReader.Read(path));
         Assert.Equal(AsyncCostErrorKind.FindingsFileNotFound, error.Kind);
     }
+
+    private const string NoResults = """
+        { "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "Microsoft (R) Visual C# Compiler" } } }] }
+        """;
+
+    private const string OtherRulesOnly = """
+        { "version": "2.1.0", "runs": [{ "results": [
+            { "ruleId": "CA1822", "level": "note", "message": { "text": "Mark members as static" } }
+          ], "tool": { "driver": { "name": "Microsoft (R) Visual C# Compiler" } } }] }
+        """;
+
+    [Fact]
+    public void Several_logs_join_and_a_log_without_findings_is_named_in_a_warning()
+    {
+        using var folder = new TempFolder();
+        var library = folder.Write("lib/build.sarif", Sarif21);
+        var app = folder.Write("app/build.sarif", Sarif10);
+        var empty = folder.Write("tests/build.sarif", NoResults);
+        var otherRules = folder.Write("tools/build.sarif", OtherRulesOnly);
+
+        var read = SarifFindingsReader.ReadAll([library, app, empty, otherRules]);
+
+        Assert.Equal(
+            SarifFindingsReader.Read(library).Concat(SarifFindingsReader.Read(app)).Select(f => (f.RuleId, f.MethodKey)),
+            read.Findings.Select(f => (f.RuleId, f.MethodKey)));
+        Assert.Equal(["sarif-empty", "sarif-empty"], read.Warnings.Select(w => w.Code));
+        Assert.Contains(empty + " has no results", read.Warnings[0].Message, StringComparison.Ordinal);
+        Assert.Contains(otherRules + " has 1 results but none from the AsyncCost analyzers", read.Warnings[1].Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_folder_stands_for_every_sarif_log_in_it_and_the_same_finding_counts_once()
+    {
+        using var folder = new TempFolder();
+        folder.Write("a.sarif", Sarif21);
+        folder.Write("b.sarif", Sarif21);
+        folder.Write("notes.txt", "not a log");
+
+        var read = SarifFindingsReader.ReadAll([folder.Path]);
+
+        Assert.Equal(SarifFindingsReader.Parse(Sarif21, "a").Count, read.Findings.Count);
+        Assert.Empty(read.Warnings);
+    }
+
+    [Fact]
+    public void A_folder_without_logs_is_a_typed_error()
+    {
+        using var folder = new TempFolder();
+
+        Assert.Throws<FindingsFileNotFoundException>(() => SarifFindingsReader.ReadAll([folder.Path]));
+    }
+
+    private sealed class TempFolder : IDisposable
+    {
+        public string Path { get; } = Directory.CreateTempSubdirectory("asynccost-sarif-").FullName;
+
+        public string Write(string relative, string text)
+        {
+            var file = System.IO.Path.Combine(Path, relative);
+            Directory.CreateDirectory(System.IO.Path.GetDirectoryName(file)!);
+            File.WriteAllText(file, text);
+            return file;
+        }
+
+        public void Dispose() => Directory.Delete(Path, recursive: true);
+    }
 }

@@ -53,6 +53,24 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_method_its_async_local_function_and_its_async_lambdas_are_rows_of_their_own()
+    {
+        var (modules, allocations, _) = Readers();
+        // The boxes of one member's state machines, as the compiler names them (see the analyzer's LambdaOrdinalTests).
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Shop.Feed+<RunAsync>d__2]", 112);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Shop.Feed+<<RunAsync>g__PollAsync|2_0>d]", 104);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c+<<RunAsync>b__2_1>d]", 96);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<>c__DisplayClass2_0+<<RunAsync>b__2>d]", 96);
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(
+            ["Shop.Feed.RunAsync", "Shop.Feed.RunAsync.PollAsync", "Shop.Feed.RunAsync.lambda#1", "Shop.Feed.RunAsync.lambda#2"],
+            report.Methods.Select(m => m.MethodKey).Order(StringComparer.Ordinal));
+        Assert.Equal(report.Methods.Select(m => m.MethodKey), report.Methods.Select(m => m.DisplayName));
+    }
+
+    [Fact]
     public void Joins_hop_pass_short_names_to_full_names_and_keeps_each_figures_pass()
     {
         var (modules, allocations, hops) = Readers();

@@ -1,0 +1,25 @@
+using System.Globalization;
+using AsyncCost.OpenTelemetry;
+using OpenTelemetry.Metrics;
+using WebShop;
+
+// `WebShop --allocation-truth N` prints what one Stock.ReserveAsync call allocates, measured by the GC around N calls with
+// nothing else running: the figure the fleet test holds Prometheus's per-request bytes to.
+if (args is ["--allocation-truth", var calls])
+{
+    var bytes = await AllocationTruth.ReserveBytesPerCallAsync(int.Parse(calls, CultureInfo.InvariantCulture));
+    Console.WriteLine(bytes.ToString("F1", CultureInfo.InvariantCulture));
+    return 0;
+}
+
+var builder = WebApplication.CreateBuilder(args);
+builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Discounts>().AddSingleton<Checkout>();
+
+// The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
+builder.Services.AddOpenTelemetry().WithMetrics(metrics => metrics.AddAsyncCostInstrumentation().AddPrometheusExporter());
+var app = builder.Build();
+app.MapPrometheusScrapingEndpoint();
+
+app.MapGet("/checkout/{customer:int}", (int customer, int? items, Checkout checkout) => checkout.CheckoutAsync(customer, items ?? Cart.DefaultLines));
+await app.RunAsync();
+return 0;

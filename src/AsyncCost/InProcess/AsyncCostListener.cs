@@ -1,0 +1,149 @@
+using AsyncCost.Attribution;
+using AsyncCost.Report;
+
+namespace AsyncCost.InProcess;
+
+/// <summary>
+/// Async cost per method, measured inside the running process and available at any moment: an EventListener feeds the same
+/// computers as an EventPipe session, and each <see cref="Snapshot"/> attributes what arrived since the last one with the
+/// same <c>ReportBuilder</c> the CLI's reports use, then adds it to running totals. Allocation figures are scaled up for
+/// the time the hop stream was on (its allocations are dropped), hop figures for the time it was off.
+/// Create one per process; it never throws into the host once constructed.
+/// </summary>
+public sealed class AsyncCostListener : IDisposable
+{
+    /// <summary>Allocated bytes after which a stream that saw no AllocationSampled event says it cannot measure allocations.</summary>
+    internal const long SilentAllocationThreshold = 16 * 1024 * 1024;
+
+    private readonly Lock _gate = new();
+    private readonly RuntimeEventListener _listener;
+    private readonly HopDutyCycle _dutyCycle;
+    private readonly Action<string> _log;
+    private readonly MethodCatalog _catalog = new();
+    private readonly Dictionary<string, MethodTotals> _totals = new(StringComparer.Ordinal);
+    private readonly long _allocatedAtStart = GC.GetTotalAllocatedBytes();
+    private readonly DateTime _startedAt = DateTime.UtcNow;
+    private long _allocationSamples;
+    private long _excludedSamples;
+    private int _hopWindows;
+    private bool _saidAllocationsSilent;
+
+    /// <summary>Starts listening.</summary>
+    /// <param name="hopDutyCycle">When the hop stream runs (see <see cref="HopDutyCycle"/>).</param>
+    /// <param name="log">Receives the rare messages the stream has for a person: what it cannot measure, or why it stopped.</param>
+    /// <exception cref="ArgumentException">The duty cycle cannot run.</exception>
+    public AsyncCostListener(HopDutyCycle hopDutyCycle, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(hopDutyCycle);
+        if (hopDutyCycle.Problem() is { } problem)
+        {
+            throw new ArgumentException("Invalid hop duty cycle: " + problem, nameof(hopDutyCycle));
+        }
+        _dutyCycle = hopDutyCycle;
+        _log = log ?? (_ => { });
+        _listener = new RuntimeEventListener(hopDutyCycle, _log);
+    }
+
+    /// <summary>Each method's totals since the stream started, including what arrived up to now.</summary>
+    public AsyncCostSnapshot Snapshot()
+    {
+        lock (_gate)
+        {
+            try
+            {
+                Absorb(_listener.Drain());
+            }
+#pragma warning disable CA1031 // never throw into the host: keep the totals so far and say why once
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                _log($"AsyncCost could not attribute the last interval ({e.GetType().Name}: {e.Message}); totals so far are kept.");
+            }
+            return new AsyncCostSnapshot([.. _totals.Values.Select(t => t.Copy())], DateTime.UtcNow - _startedAt, _allocationSamples, _excludedSamples, _hopWindows);
+        }
+    }
+
+    /// <summary>Stops listening.</summary>
+    public void Dispose() => _listener.Dispose();
+
+    private void Absorb(StreamInterval interval)
+    {
+        _allocationSamples += interval.Allocations.Samples;
+        _excludedSamples += interval.ExcludedSamples;
+        _hopWindows += interval.HopWindows.Count;
+        CheckAllocationsArrive();
+
+        var allocationPass = new PassFigures();
+        allocationPass.Allocations.Add(interval.Allocations);
+        var passes = new List<PassResult> { new() { Pass = MeasurementPasses.Allocations, Figures = allocationPass } };
+        if (interval.HopWindows.Count > 0)
+        {
+            var hopPass = new PassFigures();
+            foreach (var window in interval.HopWindows)
+            {
+                hopPass.Hops.Add(window);
+            }
+            passes.Add(new PassResult { Pass = MeasurementPasses.Hops, Figures = hopPass });
+        }
+        if (interval.Allocations.Samples == 0 && interval.HopWindows.Count == 0)
+        {
+            return;
+        }
+
+        AddLoadedModules();
+        var report = new ReportBuilder(_catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
+            passes, [], StopReason.DurationElapsed, cutShort: false, []);
+
+        // Allocations were dropped while TPL was on: the rest stand for them too.
+        var allocationScale = _dutyCycle.AllocationScale;
+        foreach (var method in report.Methods)
+        {
+            var totals = Totals(method);
+            foreach (var allocation in method.Allocations)
+            {
+                totals.BytesByKind[allocation.Kind] = totals.BytesByKind.GetValueOrDefault(allocation.Kind) + allocation.Bytes.Value * allocationScale;
+            }
+            if (method.Calls is { Source: FigureSource.AllocationPass } calls)
+            {
+                totals.Calls += calls.Value * allocationScale;
+            }
+            totals.Suspensions += (method.SuspendingCalls?.Value ?? 0) * _dutyCycle.Scale;
+            totals.Hops += (method.Hops?.Value ?? 0) * _dutyCycle.Scale;
+            totals.BlockingWaits += (method.BlockingWaits?.Value ?? 0) * _dutyCycle.Scale;
+        }
+    }
+
+    private MethodTotals Totals(MethodCost method)
+    {
+        if (!_totals.TryGetValue(method.MethodKey, out var totals))
+        {
+            totals = new MethodTotals { MethodKey = method.MethodKey, DisplayName = method.DisplayName };
+            _totals.Add(method.MethodKey, totals);
+        }
+        return totals;
+    }
+
+    /// <summary>Names come from the assemblies the process loaded (an in-process stream has no method rundown).</summary>
+    private void AddLoadedModules()
+    {
+        foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies())
+        {
+            if (!assembly.IsDynamic)
+            {
+                _catalog.AddModule(assembly.Location);
+            }
+        }
+    }
+
+    /// <summary>A runtime without AllocationSampled (before .NET 10, or with EventPipe off) sends nothing: say once what is missing.</summary>
+    private void CheckAllocationsArrive()
+    {
+        if (_saidAllocationsSilent || _allocationSamples + _excludedSamples > 0 || _dutyCycle.IsAlwaysOn
+            || GC.GetTotalAllocatedBytes() - _allocatedAtStart < SilentAllocationThreshold)
+        {
+            return;
+        }
+        _saidAllocationsSilent = true;
+        _log($"AsyncCost cannot measure allocations in this process: no AllocationSampled event arrived while it allocated {SilentAllocationThreshold / (1024 * 1024)} MB (the event needs .NET 10 or later with EventPipe on). Bytes and calls per method stay at zero; hops and blocking waits are still measured.");
+    }
+}
