@@ -6,7 +6,7 @@ using BenchmarkDotNet.Running;
 
 // Modes: `report` (exports -> RESULTS.md, charts, CostModel.cs, docs figures), `context-switch-console` (seed 000's
 // own method), `analyzer-speed` (the AC rules' share of compile time, per rule), `tracing-overhead`, `rundown-cost` (what naming
-// methods in a trace costs); anything else goes to BenchmarkDotNet's
+// methods in a trace costs), `hop-keywords` (events and cost per hop of each candidate hop-pass keyword set); anything else goes to BenchmarkDotNet's
 // switcher, so `--filter`, `--job Dry`, `--list` and the exporters work as usual.
 return args switch
 {
@@ -15,6 +15,7 @@ return args switch
     [AnalyzerSpeedCommand.Name, .. var rest] => AnalyzerSpeedCommand.Run(rest),
     [AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.TracingOverheadCommand.Run(rest),
     [AsyncCost.Benchmarks.Tracing.RundownCostCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.RundownCostCommand.Run(rest),
+    [AsyncCost.Benchmarks.Tracing.HopKeywordsCommand.Name, .. var rest] => AsyncCost.Benchmarks.Tracing.HopKeywordsCommand.Run(rest),
     _ => RunBenchmarks(args),
 };
 

@@ -14,6 +14,7 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["valuetask-sync"] = RunValueTaskSync,
     ["yield"] = RunYield,
     ["tcs-handoff"] = RunHandoff,
+    ["block-in-async"] = RunBlockInAsync,
     ["thread-pingpong"] = n => Task.FromResult(Scenarios.ThreadPingPong(n)),
     ["async-pingpong"] = Scenarios.AsyncPingPongAsync,
     ["spawn"] = SpawnAsync,
@@ -41,6 +42,7 @@ if (flags.Contains("--loop"))
 
 do
 {
+    Scenarios.ResetBlocked();
     var scope = AsyncCostScope.Start();
     var clock = System.Diagnostics.Stopwatch.StartNew();
     var checksum = await scenario(count);
@@ -60,6 +62,7 @@ do
         ["opsPerSecond"] = count / elapsed.TotalSeconds,
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
+        ["blockedSeconds"] = Scenarios.BlockedSeconds,
     };
     Console.WriteLine("RESULT " + JsonSerializer.Serialize(result));
 }
@@ -119,6 +122,16 @@ static async Task<long> RunYield(int count)
     for (var i = 0; i < count; i++)
     {
         sum += await Scenarios.YieldOnceAsync(i);
+    }
+    return sum;
+}
+
+static async Task<long> RunBlockInAsync(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.BlockingAsync(i);
     }
     return sum;
 }

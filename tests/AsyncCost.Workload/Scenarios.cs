@@ -54,6 +54,25 @@ internal static class Scenarios
         return value + await source.Task;
     }
 
+    private static long s_blockedTicks;
+
+    /// <summary>Time <see cref="BlockingAsync"/> spent blocked since the last <see cref="ResetBlocked"/>, in seconds.</summary>
+    public static double BlockedSeconds => (double)Interlocked.Read(ref s_blockedTicks) / System.Diagnostics.Stopwatch.Frequency;
+
+    public static void ResetBlocked() => Interlocked.Exchange(ref s_blockedTicks, 0);
+
+    /// <summary>Resumes on a pool thread (Task.Yield), then blocks that thread on a 1 ms delay: one blocking wait per call,
+    /// made by this method (the cost AC0006 names), and one hop.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> BlockingAsync(int value)
+    {
+        await Task.Yield();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        Task.Delay(1).Wait();
+        Interlocked.Add(ref s_blockedTicks, clock.ElapsedTicks);
+        return value + 1;
+    }
+
     /// <summary>Two threads hand a token back and forth through AutoResetEvents: two blocking waits (context switches) per round trip.</summary>
     public static long ThreadPingPong(int roundTrips)
     {

@@ -17,6 +17,9 @@ public enum TracedBy
 
     /// <summary>The library's hop pass (TplEventSource + FrameworkEventSource: events on every suspension and work item).</summary>
     HopPass,
+
+    /// <summary>The hop pass in windows: 1 s recorded in every 10 s, counters only between them (SessionOptions.HopDutyCycle 0.1).</summary>
+    HopPassWindowed,
 }
 
 /// <summary>

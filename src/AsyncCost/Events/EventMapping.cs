@@ -10,6 +10,9 @@ internal interface IEventFields
     /// <summary>The OS thread that wrote the event.</summary>
     int ThreadId { get; }
 
+    /// <summary>When the event was written, in milliseconds from any fixed origin (durations are differences).</summary>
+    double TimestampMs { get; }
+
     /// <summary>The field's value, or null when the event has no such field.</summary>
     object? Field(string name);
 }
@@ -50,10 +53,10 @@ internal static class EventMapping
                 hops.OnOperationEnd(Int(e, "TaskID"));
                 break;
             case KnownEvents.TaskWaitBeginId:
-                hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"));
+                hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"), e.TimestampMs);
                 break;
             case KnownEvents.TaskWaitEndId:
-                hops.OnWaitEnd(thread, Int(e, "TaskID"));
+                hops.OnWaitEnd(thread, Int(e, "TaskID"), e.TimestampMs);
                 break;
             case KnownEvents.AwaitTaskContinuationScheduledId:
                 hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"));

@@ -125,7 +125,9 @@ internal sealed class EventReader
 
     private void OnCounters(TraceEvent e)
     {
-        if (e.PayloadByName("Payload") is not IDictionary<string, object> payload
+        // TraceEvent gives the EventCounters payload as one field holding {"Payload": {...}} (as dotnet-counters reads it).
+        var fields = e.PayloadByName("Payload") ?? (e.PayloadValue(0) is IDictionary<string, object> outer && outer.TryGetValue("Payload", out var inner) ? inner : null);
+        if (fields is not IDictionary<string, object> payload
             || !payload.TryGetValue("Name", out var name) || name is not string counter)
         {
             return;
@@ -142,6 +144,8 @@ internal sealed class EventReader
     private readonly struct TraceEventFields(TraceEvent e) : IEventFields
     {
         public int ThreadId => e.ThreadID;
+
+        public double TimestampMs => e.TimeStampRelativeMSec;
 
         public object? Field(string name) => e.PayloadIndex(name) >= 0 ? e.PayloadByName(name) : null;
     }

@@ -18,10 +18,13 @@ internal static class KnownEvents
     /// <summary>.NET 10's randomized allocation sampling (AllocationSampled, event 303).</summary>
     public const long AllocationSamplingKeyword = 0x80000000000;
 
-    /// <summary>TplEventSource keywords: TaskTransfer | Tasks | AsyncCausalityOperation | TaskStops.
-    /// AsyncCausalityOperation gives TraceOperationBegin (the box's task id and state-machine name). AsyncMethod (0x100) is left off:
-    /// it makes boxes finalizable and adds nothing the hop pass needs.</summary>
-    public const long TplKeywords = 0x1 | 0x2 | 0x8 | 0x40;
+    /// <summary>TplEventSource keywords: Tasks | AsyncCausalityOperation, the smallest set that still attributes a hop to its method
+    /// (benchmarks/results/HopKeywords.md). Tasks gives the awaits and resumptions (TaskWaitBegin/End, AwaitTaskContinuationScheduled,
+    /// TaskWaitContinuationStarted; every TaskTransfer event is also a Tasks event); AsyncCausalityOperation gives TraceOperationBegin
+    /// (the box's task id and state-machine name). TaskStops (0x40) is left off: its TaskWaitContinuationComplete and TaskCompleted
+    /// were two of the ten events per Task.Yield hop and add nothing to the attribution. AsyncMethod (0x100) is left off: it makes
+    /// boxes finalizable and adds nothing the hop pass needs.</summary>
+    public const long TplKeywords = 0x2 | 0x8;
 
     /// <summary>FrameworkEventSource ThreadPool (0x2) | ThreadTransfer (0x10): work-item enqueue/dequeue.</summary>
     public const long FrameworkKeywords = 0x2 | 0x10;

@@ -20,7 +20,7 @@ public sealed class HotFinding
 
     /// <summary>
     /// The method's share (0–1) of the process's measured cost of the kind the rule is about: async bytes for
-    /// allocation rules, hops for hop rules, blocking waits for blocking rules; null when the pass that measures
+    /// allocation rules, hops for hop rules, time blocked (or, without timings, blocking waits) for blocking rules; null when the pass that measures
     /// that kind did not run or saw none of it.
     /// </summary>
     public double? Share { get; init; }
@@ -63,7 +63,8 @@ public static class HotFindingsRanker
         var totals = new KindTotals(
             Sum(byKey.Values, m => m.Bytes),
             measured.Totals.Hops?.Value ?? Sum(byKey.Values, m => m.Hops),
-            Sum(byKey.Values, m => m.BlockingWaits));
+            Sum(byKey.Values, m => m.BlockingWaits),
+            Sum(byKey.Values, m => m.BlockedMilliseconds));
 
         var joined = findings
             .Select(finding =>
@@ -111,10 +112,15 @@ public static class HotFindingsRanker
     {
         FindingCostKind.Allocations => Fraction(method.Bytes, totals.Bytes),
         FindingCostKind.Hops => Fraction(method.Hops, totals.Hops),
-        FindingCostKind.Blocking => Fraction(method.BlockingWaits, totals.BlockingWaits),
+        FindingCostKind.Blocking => BlockingShare(method, totals),
         // An untagged rule is ranked by the largest share it has of any measured cost.
-        _ => new[] { Fraction(method.Bytes, totals.Bytes), Fraction(method.Hops, totals.Hops), Fraction(method.BlockingWaits, totals.BlockingWaits) }.Max(),
+        _ => new[] { Fraction(method.Bytes, totals.Bytes), Fraction(method.Hops, totals.Hops), BlockingShare(method, totals) }.Max(),
     };
+
+    /// <summary>The share of the time threads spent blocked, or of the blocking waits when no wait was timed.</summary>
+    private static double? BlockingShare(MethodCost method, KindTotals totals) => totals.BlockedMilliseconds > 0
+        ? Fraction(method.BlockedMilliseconds, totals.BlockedMilliseconds)
+        : Fraction(method.BlockingWaits, totals.BlockingWaits);
 
     private static double? Fraction(Figure? part, double whole) =>
         part is null || whole <= 0 ? null : Math.Clamp(part.Value / whole, 0, 1);
@@ -132,6 +138,7 @@ public static class HotFindingsRanker
         Objects = rows.Select(m => m.Objects).Aggregate(Add),
         Hops = rows.Select(m => m.Hops).Aggregate(Add),
         BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
+        BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
         ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
         Allocations = [.. rows.SelectMany(m => m.Allocations)],
     };
@@ -150,5 +157,5 @@ public static class HotFindingsRanker
         },
     };
 
-    private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits);
+    private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds);
 }

@@ -238,6 +238,8 @@ internal sealed class RuntimeEventListener : EventListener
     {
         public int ThreadId => (int)e.OSThreadId;
 
+        public double TimestampMs => e.TimeStamp.Ticks / (double)TimeSpan.TicksPerMillisecond;
+
         public object? Field(string name)
         {
             var index = e.PayloadNames?.IndexOf(name) ?? -1;

@@ -100,8 +100,12 @@ public sealed class MethodCost
     /// <summary>Thread-pool hops: continuations of this method queued to the pool (hop pass), null when that pass did not run.</summary>
     public Figure? Hops { get; init; }
 
-    /// <summary>Blocking waits on this method's tasks (TaskWaitBegin with a synchronous wait; hop pass), null when that pass did not run.</summary>
+    /// <summary>Blocking waits this method made: Wait, Result or GetAwaiter().GetResult() on an incomplete task while it ran
+    /// (TaskWaitBegin with a synchronous wait, on the thread it had resumed on; hop pass), null when that pass did not run.</summary>
     public Figure? BlockingWaits { get; init; }
+
+    /// <summary>Milliseconds its blocking waits held their threads (hop pass), null when that pass did not run.</summary>
+    public Figure? BlockedMilliseconds { get; init; }
 
     /// <summary>Bytes per call, when bytes and calls come from the same pass and calls &gt; 0.</summary>
     public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } && Calls.Source == Bytes.Source ? Bytes.Value / Calls.Value : null;

@@ -48,6 +48,9 @@ public sealed class PassSummary
     /// <summary>Events read.</summary>
     public long Events { get; init; }
 
+    /// <summary>Events the runtime dropped because its buffer was full (the reader fell behind).</summary>
+    public long EventsLost { get; init; }
+
     /// <summary>Bytes of EventPipe stream read.</summary>
     public long Bytes { get; init; }
 
@@ -69,4 +72,8 @@ public sealed class PassSummary
 
     /// <summary>True when this pass ended early (process exit during attach, truncated trace).</summary>
     public bool CutShort { get; init; }
+
+    /// <summary>A windowed hop pass: the time between its windows, when only counters were recorded (its counts are scaled
+    /// to the whole pass); null when the pass recorded continuously.</summary>
+    public TimeSpan? Unrecorded { get; init; }
 }

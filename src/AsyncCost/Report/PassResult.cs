@@ -1,3 +1,5 @@
+using AsyncCost.Computers;
+
 namespace AsyncCost.Report;
 
 /// <summary>One pass's raw outcome, before it is merged into the report.</summary>
@@ -13,12 +15,19 @@ internal sealed class PassResult
     public IReadOnlyList<string> TraceFiles { get; init; } = [];
     public bool CutShort { get; init; }
 
+    /// <summary>Time between a windowed hop pass's windows (recorded with counters only); zero when the pass recorded continuously.</summary>
+    public TimeSpan Unrecorded { get; init; }
+
+    /// <summary>A windowed hop pass's counters, over the whole pass; null when the pass recorded continuously.</summary>
+    public CounterComputer? WindowedPassCounters { get; init; }
+
     public PassSummary ToSummary() => new()
     {
         Pass = Pass,
         StartedAt = StartedAt,
         Duration = Duration,
         Events = Figures.Events,
+        EventsLost = Figures.EventsLost,
         Bytes = Bytes,
         ProcessId = ProcessId ?? Figures.ProcessId,
         Providers = Providers,
@@ -26,5 +35,6 @@ internal sealed class PassResult
         TraceFile = TraceFiles.Count > 0 ? TraceFiles[0] : null,
         TraceFiles = TraceFiles,
         CutShort = CutShort,
+        Unrecorded = Unrecorded > TimeSpan.Zero ? Unrecorded : null,
     };
 }

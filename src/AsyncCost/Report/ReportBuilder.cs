@@ -24,9 +24,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
 
         var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
+        var hopScale = hopPass is null ? null : HopScale.For(hopPass);
         if (hopPass is not null)
         {
-            AttributeHops(hopPass);
+            AttributeHops(hopPass, hopScale!);
         }
         if (source.Kind == SourceKind.TraceFile)
         {
@@ -37,7 +38,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopPass is not null)).ToList();
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale)).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -58,7 +59,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Passes = [.. passes.Select(p => p.ToSummary())],
             Methods = methods,
             UnattributedAllocations = unattributed,
-            Totals = Totals(allocationPass, hopPass, threads),
+            Totals = Totals(allocationPass, hopPass, hopScale, threads),
             Threads = threads,
             Warnings = _warnings,
             CutShort = cutShort,
@@ -98,6 +99,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Objects = m.Objects,
         Hops = m.Hops,
         BlockingWaits = m.BlockingWaits,
+        BlockedMilliseconds = m.BlockedMilliseconds,
         ShareOfAsyncBytes = share,
         Allocations = m.Allocations,
     };
@@ -185,12 +187,22 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         return map;
     }
 
-    private void AttributeHops(PassResult pass)
+    private void AttributeHops(PassResult pass, HopScale scale)
     {
         var hops = pass.Figures.Hops;
         if (hops.Overflowed)
         {
             _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
+        }
+        if (scale.Windowed)
+        {
+            var recorded = pass.Duration.TotalSeconds;
+            _warnings.Add(new ReportWarning("hop-windows", string.Create(CultureInfo.InvariantCulture,
+                $"The hop pass recorded {hops.Windows:N0} window(s), {recorded:N1} s of {recorded + pass.Unrecorded.TotalSeconds:N1} s: hop, call and wait counts are scaled ×{scale.Factor:N1} by the thread pool's completed work items, with ~95 % error bounds; per-call figures come from the windows as recorded.")));
+        }
+        else if (pass.Unrecorded > TimeSpan.Zero)
+        {
+            _warnings.Add(new ReportWarning("hop-windows-unscaled", "The hop pass recorded in windows but no thread-pool counter covered the time between them: its counts are the windows' own, not the whole pass's."));
         }
         foreach (var method in hops.Results())
         {
@@ -227,7 +239,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     private static Figure Sampled(double value, double variance, long samples, FigureSource source)
         => new() { Value = value, ErrorBound = TypeTally.Bound(variance), Samples = samples, Sampled = true, Source = source };
 
-    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, IReadOnlyList<ThreadSwitches> threads)
+    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, HopScale? hopScale, IReadOnlyList<ThreadSwitches> threads)
     {
         // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
         var counterPass = allocationPass is { Figures.Counters.Samples: > 0 } ? allocationPass : hopPass is { Figures.Counters.Samples: > 0 } ? hopPass : null;
@@ -243,12 +255,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         return new ProcessTotals
         {
             AllocatedBytes = allocated,
-            CompletedWorkItems = counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
+            CompletedWorkItems = counterPass == hopPass && hopScale is { Windowed: true } ? Figure.Exact(hopScale.TotalWorkItems, FigureSource.HopPass)
+                : counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
                 : hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.WorkItems, FigureSource.HopPass) : null,
             LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,
             MaxThreadPoolQueueLength = counters?.MaxQueueLength,
             MaxThreadPoolThreads = counters?.MaxThreadCount,
-            Hops = hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.Hops, FigureSource.HopPass) : null,
+            Hops = hopPass is not null ? hopScale!.Count(hopPass.Figures.Hops.Hops, spread: null) : null,
             VoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Voluntary) : null,
             InvoluntaryContextSwitches = threads.Count > 0 ? threads.Sum(t => t.Involuntary) : null,
         };
@@ -289,10 +302,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(bool hopPassRan)
+        public MethodCost ToMethodCost(HopScale? hopScale)
         {
             var hasAllocations = _allocations.Count > 0;
-            Figure? suspendingCalls = _hops is not null ? Figure.Exact(_hops.SuspendingCalls, FigureSource.HopPass) : hopPassRan ? Figure.Exact(0, FigureSource.HopPass) : null;
+            Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
             Figure? calls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
             return new MethodCost
             {
@@ -302,8 +315,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
-                Hops = hopPassRan ? Figure.Exact(_hops?.Hops ?? 0, FigureSource.HopPass) : null,
-                BlockingWaits = hopPassRan ? Figure.Exact(_hops?.BlockingWaits ?? 0, FigureSource.HopPass) : null,
+                Hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread),
+                BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
+                BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
             };
         }

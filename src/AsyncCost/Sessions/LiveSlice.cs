@@ -1,4 +1,5 @@
 using AsyncCost.Attribution;
+using AsyncCost.Computers;
 using AsyncCost.Events;
 using AsyncCost.Os;
 using AsyncCost.Report;
@@ -23,6 +24,12 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
     public List<string> TraceFiles { get; } = [];
     public bool CutShort { get; set; }
 
+    /// <summary>Time between a windowed hop pass's windows, when only its counters session recorded.</summary>
+    public TimeSpan Unrecorded { get; set; }
+
+    /// <summary>A windowed hop pass's counters, read by one session over the whole pass, windows and the time between them.</summary>
+    public CounterComputer WindowedPassCounters { get; } = new();
+
     public PassResult ToResult() => new()
     {
         Pass = Pass,
@@ -34,7 +41,26 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
         Providers = Providers,
         TraceFiles = TraceFiles,
         CutShort = CutShort,
+        Unrecorded = Unrecorded,
+        WindowedPassCounters = Unrecorded > TimeSpan.Zero ? WindowedPassCounters : null,
     };
+}
+
+/// <summary>What one live session records.</summary>
+internal enum SliceContent
+{
+    /// <summary>The pass's providers, and method rundown when the session stops.</summary>
+    Pass,
+
+    /// <summary>The first window of a windowed hop pass: the pass's providers but the counters (their own session reads them), and rundown.</summary>
+    FirstWindow,
+
+    /// <summary>A later window: as the first, without rundown (the first window's rundown named the methods jitted before, the
+    /// JIT events name those jitted since).</summary>
+    Window,
+
+    /// <summary>The System.Runtime counters alone, over a windowed hop pass.</summary>
+    CountersOnly,
 }
 
 /// <summary>Records one live EventPipe session slice into a pass accumulator and says why it stopped.</summary>
@@ -42,6 +68,9 @@ internal static class LiveSlice
 {
     /// <summary>How long to wait for the stream to end after asking the runtime to stop (dotnet-trace's stop can hang: diagnostics#892).</summary>
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(15);
+
+    /// <summary>A counters-only session writes a few hundred events a second.</summary>
+    private const int CountersBufferSizeMb = 4;
 
     /// <summary>How long a starting runtime may refuse connections before the refusal counts.</summary>
     private static readonly TimeSpan StartingRuntimeGrace = TimeSpan.FromSeconds(3);
@@ -72,11 +101,16 @@ internal static class LiveSlice
     /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
     public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
         TimeSpan? duration, string? outputFile, bool useAllocationTick, SessionOptions options, ThreadSwitchMonitor? monitor,
-        Action? onStarted, CancellationToken cancellationToken)
+        Action? onStarted, CancellationToken cancellationToken, SliceContent content = SliceContent.Pass, double? counterIntervalSeconds = null)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        var providers = Providers.For(pass.Pass, useAllocationTick, options.CounterIntervalSeconds);
-        var configuration = new EventPipeSessionConfiguration(providers, options.BufferSizeMb, Providers.RundownKeywords, options.StackWalks);
+        var countersOnly = content == SliceContent.CountersOnly;
+        var interval = counterIntervalSeconds ?? options.CounterIntervalSeconds;
+        IReadOnlyList<EventPipeProvider> providers = countersOnly ? Providers.CountersOnly(interval)
+            : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
+            : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
+        var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
+            content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0, options.StackWalks && !countersOnly);
         var copy = outputFile is null ? null : OpenOutput(outputFile);
         EventPipeSession session;
         try
@@ -113,7 +147,10 @@ internal static class LiveSlice
             onStarted?.Invoke();
             pass.StartedAt ??= DateTimeOffset.Now;
             pass.ProcessId = processId;
-            pass.Providers = Providers.Describe(providers);
+            if (!countersOnly)
+            {
+                pass.Providers = Providers.Describe(providers);
+            }
             if (outputFile is not null)
             {
                 pass.TraceFiles.Add(outputFile);
@@ -155,8 +192,15 @@ internal static class LiveSlice
             await ticker.DisposeAsync().ConfigureAwait(false);
             await Task.WhenAny(reading).ConfigureAwait(false);
             stream.Dispose();
-            pass.Figures.Add(reader);
-            pass.Duration += clock.Elapsed;
+            if (countersOnly)
+            {
+                pass.WindowedPassCounters.Add(reader.Counters);
+            }
+            else
+            {
+                pass.Figures.Add(reader);
+                pass.Duration += clock.Elapsed;
+            }
             pass.Bytes += stream.BytesRead;
             options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
             return reason;

@@ -9,7 +9,9 @@ namespace AsyncCost.Sessions;
 /// </summary>
 public static class PassProviders
 {
-    /// <summary>The session buffer the tool's own sessions use, in MB.</summary>
+    /// <summary>The session buffer the tool's own sessions use, in MB. It is a cap the runtime fills only while events wait
+    /// for the reader: a continuous hop pass on hop-heavy code writes faster than any reader on the same cores, so it only
+    /// delays the losses; a 1 s hop window fits (benchmarks/results/HopKeywords.md).</summary>
     public const int BufferSizeMb = 256;
 
     /// <summary>The pass's providers in dotnet-trace's <c>--providers</c> syntax.</summary>

@@ -27,12 +27,11 @@ internal static class Providers
 
     /// <summary>The providers of one pass; <paramref name="nameMethods"/> is false only to measure what naming costs (no JIT
     /// events, and the runtime provider at Informational).</summary>
-    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, int counterIntervalSeconds, bool nameMethods = true)
+    public static IReadOnlyList<EventPipeProvider> For(MeasurementPasses pass, bool useAllocationTick, double counterIntervalSeconds, bool nameMethods = true)
     {
         var naming = nameMethods ? NamingKeywords : KnownEvents.LoaderKeyword;
         var runtimeLevel = nameMethods || useAllocationTick ? EventLevel.Verbose : EventLevel.Informational;
-        var counters = new EventPipeProvider(KnownEvents.CountersProvider, EventLevel.Informational, 0,
-            new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });
+        var counters = Counters(counterIntervalSeconds);
         return pass == MeasurementPasses.Allocations
             ? [
                 new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
@@ -46,6 +45,13 @@ internal static class Providers
                 counters,
             ];
     }
+
+    /// <summary>The System.Runtime counters alone: what a windowed hop pass records between its windows (no TPL events, so
+    /// the process runs as it does untraced), to count the thread pool's work items there.</summary>
+    public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds)];
+
+    private static EventPipeProvider Counters(double counterIntervalSeconds) => new(KnownEvents.CountersProvider, EventLevel.Informational, 0,
+        new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });
 
     public static IReadOnlyList<string> Describe(IReadOnlyList<EventPipeProvider> providers)
         => [.. providers.Select(p => $"{p.Name}:0x{p.Keywords:X}:{(int)p.EventLevel}")];

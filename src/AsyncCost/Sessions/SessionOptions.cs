@@ -24,8 +24,21 @@ public sealed class SessionOptions
     /// <summary>Collect stack walks with events (off by default: they cost a lot and attribution works from type names).</summary>
     public bool StackWalks { get; init; }
 
-    /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind).</summary>
-    public int BufferSizeMb { get; init; } = 256;
+    /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind); the
+    /// runtime allocates it as events wait for the reader, up to this size. A hop window of 1 s on hop-heavy code needs about
+    /// all of the default (benchmarks/results/HopKeywords.md).</summary>
+    public int BufferSizeMb { get; init; } = PassProviders.BufferSizeMb;
+
+    /// <summary>The share of the hop pass's time that is recorded, in (0, 1]; 1 (the default) records it continuously.
+    /// Below 1 the hop pass records windows of <see cref="HopWindow"/> and, between them, only the System.Runtime counters, so
+    /// the process runs untraced most of the time: per-call figures (hops/call) come from the windows as they are, and counts
+    /// are scaled by the thread pool's own completed work items, with an error bound from the windows' spread.</summary>
+    public double HopDutyCycle { get; init; } = 1;
+
+    /// <summary>The length of one hop window when <see cref="HopDutyCycle"/> is below 1. Each window's edges cost a little
+    /// accuracy (calls and hops cut off as the providers are switched), each window's length a buffer to match
+    /// (benchmarks/results/HopKeywords.md).</summary>
+    public TimeSpan HopWindow { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
     internal bool ForceAllocationTick { get; init; }

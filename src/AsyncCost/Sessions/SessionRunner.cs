@@ -49,8 +49,9 @@ internal static class SessionRunner
                 break;
             }
             var pass = accumulators[i % passes.Count];
-            var output = OutputFile(options.OutputTracePath, pass.Pass, passes.Count, i / passes.Count);
-            stop = await LiveSlice.RecordAsync(client, processId, pass, (i % passes.Count) + 1, passes.Count, slice, output, useTick, options, monitor, null,
+            var round = i / passes.Count;
+            stop = await RecordPassAsync(client, processId, pass, (i % passes.Count) + 1, passes.Count, slice,
+                window => OutputFile(options.OutputTracePath, pass.Pass, passes.Count, round, window), useTick, options, monitor, null,
                 cancellationToken).ConfigureAwait(false);
             if (stop is StopReason.Canceled or StopReason.ProcessExited)
             {
@@ -119,7 +120,8 @@ internal static class SessionRunner
                 var useTick = NeedsAllocationTick(runtimeVersion, options, i == 0 ? warnings : []);
                 var monitor = ThreadSwitchMonitor.Start(target);
                 var client = new DiagnosticsClient(target);
-                stop = await LiveSlice.RecordAsync(client, target, pass, i + 1, passes.Count, perPass, OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0),
+                stop = await RecordPassAsync(client, target, pass, i + 1, passes.Count, perPass,
+                    window => OutputFile(options.OutputTracePath, pass.Pass, passes.Count, 0, window),
                     useTick, options, monitor, () => Resume(client), cancellationToken).ConfigureAwait(false);
                 if (i == 0 || threads.Count == 0)
                 {
@@ -156,6 +158,87 @@ internal static class SessionRunner
             ExitCode = exitCode,
         };
         return new ReportBuilder(methods).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
+    }
+
+    /// <summary>
+    /// Records one pass (or one slice of it) for <paramref name="duration"/>, or until cancelled or the process exits: in one
+    /// session, or, for a hop pass with <see cref="SessionOptions.HopDutyCycle"/> below 1, in windows of
+    /// <see cref="SessionOptions.HopWindow"/> while one counters-only session spans the whole pass (the thread pool's completed
+    /// work items the windows' counts are scaled by). Only the first window asks for method rundown: the JIT events of the
+    /// later ones name what was jitted since, and a rundown per window would cost each time.
+    /// </summary>
+    private static async Task<StopReason> RecordPassAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
+        TimeSpan? duration, Func<int, string?> outputFile, bool useTick, SessionOptions options, ThreadSwitchMonitor? monitor, Action? onStarted,
+        CancellationToken cancellationToken)
+    {
+        if (pass.Pass != MeasurementPasses.Hops || options.HopDutyCycle >= 1)
+        {
+            return await LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(0), useTick, options, monitor, onStarted,
+                cancellationToken).ConfigureAwait(false);
+        }
+        if (options.HopDutyCycle <= 0 || options.HopWindow <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), "HopDutyCycle must be in (0, 1] and HopWindow positive.");
+        }
+        var between = options.HopWindow * ((1 / options.HopDutyCycle) - 1);
+        var clock = Stopwatch.StartNew();
+        using var endCounters = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var countersStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var quiet = new SessionOptions(); // no progress: the windows report it
+        var counters = LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, null, useTick, quiet, monitor,
+            countersStarted.SetResult, endCounters.Token, SliceContent.CountersOnly, HopScale.CounterIntervalSeconds);
+        if (await Task.WhenAny(countersStarted.Task, counters).ConfigureAwait(false) == counters)
+        {
+            return await counters.ConfigureAwait(false); // it could not start: its exception says why
+        }
+        var stop = StopReason.DurationElapsed;
+        var windows = TimeSpan.Zero;
+        try
+        {
+            for (var window = 0; stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration); window++)
+            {
+                var started = clock.Elapsed;
+                var left = duration - clock.Elapsed;
+                stop = await LaterSessionAsync(LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount,
+                    left < options.HopWindow ? left : options.HopWindow, outputFile(window), useTick, options, null, window == 0 ? onStarted : null,
+                    cancellationToken, window == 0 ? SliceContent.FirstWindow : SliceContent.Window), window).ConfigureAwait(false);
+                windows += clock.Elapsed - started;
+                if (stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration))
+                {
+                    left = duration - clock.Elapsed;
+                    var pause = Task.Delay(left < between ? left.Value : between, cancellationToken);
+                    if (await Task.WhenAny(pause, counters).ConfigureAwait(false) == counters)
+                    {
+                        stop = StopReason.ProcessExited;
+                    }
+                    else if (pause.IsCanceled)
+                    {
+                        stop = StopReason.Canceled;
+                    }
+                }
+            }
+        }
+        finally
+        {
+            await endCounters.CancelAsync().ConfigureAwait(false);
+            var countersStop = await counters.ConfigureAwait(false);
+            stop = countersStop == StopReason.ProcessExited ? countersStop : stop;
+            pass.Unrecorded += clock.Elapsed - windows;
+        }
+        return stop;
+    }
+
+    /// <summary>A window after the first that the runtime refuses: the process is exiting (it accepted the counters' session).</summary>
+    private static async Task<StopReason> LaterSessionAsync(Task<StopReason> recording, int window)
+    {
+        try
+        {
+            return await recording.ConfigureAwait(false);
+        }
+        catch (Exception e) when (window > 0 && e is ProcessNotFoundException or NotDotNetProcessException)
+        {
+            return StopReason.ProcessExited;
+        }
     }
 
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
@@ -485,20 +568,22 @@ internal static class SessionRunner
         return list.Count > 0 ? list : throw new ArgumentException("Choose at least one pass.", nameof(passes));
     }
 
-    /// <summary>The file for one pass (and slice): the path itself for a single pass, else "name.pass[.slice].nettrace" beside it.</summary>
-    internal static string? OutputFile(string? path, MeasurementPasses pass, int passCount, int slice)
+    /// <summary>The file for one pass (and slice, and hop window): the path itself for a single pass, else
+    /// "name.pass[.slice][.wN].nettrace" beside it.</summary>
+    internal static string? OutputFile(string? path, MeasurementPasses pass, int passCount, int slice, int window = 0)
     {
         if (path is null)
         {
             return null;
         }
-        if (passCount == 1 && slice == 0)
+        if (passCount == 1 && slice == 0 && window == 0)
         {
             return path;
         }
         var directory = Path.GetDirectoryName(path) ?? "";
         var name = Path.GetFileNameWithoutExtension(path);
-        var suffix = slice == 0 ? "" : "." + (slice + 1).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        var suffix = (slice == 0 ? "" : "." + (slice + 1).ToString(System.Globalization.CultureInfo.InvariantCulture))
+            + (window == 0 ? "" : ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture));
         return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
     }
 

@@ -46,15 +46,19 @@ public class HopComputerTests
         first.OnContinuationStarted(Worker, 2);
         var second = new HopComputer();
         second.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
-        second.OnWaitBegin(Worker, 7, 0, behavior: 1);
+        second.OnContinuationScheduled(Worker, 8);
+        second.OnWorkItemDequeued(Worker2);
+        second.OnContinuationStarted(Worker2, 8);
+        second.OnWaitBegin(Worker2, 11, 0, behavior: 1, timestampMs: 10); // the resumed method blocks on task 11 for 2.5 ms
+        second.OnWaitEnd(Worker2, 11, timestampMs: 12.5);
         second.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__1");
 
         first.Add(second);
 
         var yield = Assert.Single(first.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
-        Assert.Equal((2, 1, 1), (yield.SuspendingCalls, yield.Hops, yield.BlockingWaits));
+        Assert.Equal((2, 2, 1, 2.5), (yield.SuspendingCalls, yield.Hops, yield.BlockingWaits, yield.BlockedMilliseconds));
         Assert.Equal(1, Assert.Single(first.Results(), m => m.StateMachineName == "<OtherAsync>d__1").SuspendingCalls);
-        Assert.Equal((1, 1), (first.Hops, first.WorkItems));
+        Assert.Equal((2, 2), (first.Hops, first.WorkItems));
     }
 
     [Fact]
@@ -86,18 +90,6 @@ public class HopComputerTests
     }
 
     [Fact]
-    public void Blocking_waits_are_charged_to_the_waited_method()
-    {
-        var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 5, "Async: <<Main>$>d__0");
-        hops.OnWaitBegin(Main, 5, 0, behavior: 1);
-        hops.OnWaitBegin(Main, 42, 0, behavior: 1); // a task from before the session
-
-        Assert.Equal(1, Assert.Single(hops.Results()).BlockingWaits);
-        Assert.Equal(1, hops.UnattributedBlockingWaits);
-    }
-
-    [Fact]
     public void Continuations_scheduled_before_the_session_count_as_unattributed_hops()
     {
         var hops = new HopComputer();
@@ -107,6 +99,28 @@ public class HopComputerTests
         Assert.Equal(1, hops.Hops);
         Assert.Equal(1, hops.UnattributedHops);
         Assert.Empty(hops.Results());
+    }
+
+    [Fact]
+    public void A_blocking_wait_belongs_to_the_method_that_resumed_on_the_thread_not_to_the_awaited_task()
+    {
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 2); // the caller resumes on the worker
+        hops.OnOperationBegin(Worker, 5, "Async: <CalleeAsync>d__1"); // it calls a method that suspends...
+        hops.OnWaitBegin(Worker, 5, 0, behavior: 1, timestampMs: 100); // ...and blocks on its task
+        hops.OnWaitEnd(Worker, 5, timestampMs: 104);
+        // Code outside any resumed method blocks too: a plain work item.
+        hops.OnWorkItemDequeued(Worker2);
+        hops.OnWaitBegin(Worker2, 9, 0, behavior: 1, timestampMs: 200);
+        hops.OnWaitEnd(Worker2, 9, timestampMs: 201);
+
+        var caller = Assert.Single(hops.Results(), m => m.StateMachineName == "<CallerAsync>d__0");
+        Assert.Equal((1, 4.0), (caller.BlockingWaits, caller.BlockedMilliseconds));
+        Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<CalleeAsync>d__1").BlockingWaits);
+        Assert.Equal((1, 1.0), (hops.UnattributedBlockingWaits, hops.UnattributedBlockedMilliseconds));
     }
 }
 

@@ -15,11 +15,15 @@ public class AccuracyTests
     private const string ValueTaskMethod = "AsyncCost.Workload.PriceService.GetPriceValueTaskAsync";
     private const string YieldMethod = "AsyncCost.Workload.Scenarios.YieldOnceAsync";
     private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
+    private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
 
-    private static async Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
+    private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
+        => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
+
+    private static async Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, SessionOptions options)
     {
         var lines = new List<string>();
-        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command(scenario, count, lines), new SessionOptions { Passes = passes });
+        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command(scenario, count, lines), options);
         Assert.True(report.Source.ExitCode == 0, $"exit code {report.Source.ExitCode}: {string.Join(Environment.NewLine, lines)}");
         return (report, WorkloadProcess.Result(lines));
     }
@@ -96,6 +100,39 @@ public class AccuracyTests
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
         AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task A_blocking_wait_is_charged_to_the_async_method_that_blocks()
+    {
+        const int calls = 1_000;
+        var (report, truth) = await LaunchAsync("block-in-async", calls, MeasurementPasses.Hops);
+
+        var row = Row(report, BlockingMethod);
+        AssertWithin(calls, row.BlockingWaits!.Value, 0.02);
+        AssertWithin(truth.BlockedSeconds * 1_000, row.BlockedMilliseconds!.Value, 0.10);
+        // The awaiting driver blocks nothing.
+        Assert.All(report.Methods.Where(m => m.MethodKey != BlockingMethod), m => Assert.Equal(0, m.BlockingWaits!.Value));
+    }
+
+    [Fact]
+    public async Task A_windowed_hop_pass_scales_Task_Yield_hops_to_the_thread_pools_work_items()
+    {
+        // Several seconds at 2-5 M calls/s untraced: windows of 0.5 s in every 2 s, counters only between them.
+        const int calls = 20_000_000;
+        var (report, truth) = await LaunchAsync("yield", calls,
+            new SessionOptions { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) });
+
+        var row = Row(report, YieldMethod);
+        var pass = report.Passes.Single();
+        Assert.True(row.Hops!.Sampled, $"a windowed pass's counts are estimates: {pass.Duration} recorded, {pass.Unrecorded} between windows; {string.Join("; ", report.Warnings.Select(w => w.Message))}");
+        Assert.Contains(report.Warnings, w => w.Code == "hop-windows");
+        AssertWithin(truth.CompletedWorkItems, row.Hops.Value, 0.05);
+        Assert.True(Math.Abs(row.Hops.Value - truth.CompletedWorkItems) <= row.Hops.ErrorBound + (0.02 * truth.CompletedWorkItems),
+            $"{row.Hops.Value:N0} ± {row.Hops.ErrorBound:N0} vs {truth.CompletedWorkItems:N0} work items");
+        Assert.Equal(0, pass.EventsLost);
+        // A window's edges cut calls from their hops (the providers are not switched at one instant): a few % at most.
+        AssertWithin(1, row.HopsPerCall!.Value, 0.05);
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using AsyncCost.Attribution;
+using AsyncCost.Computers;
 using AsyncCost.Events;
 using AsyncCost.Report;
 using AsyncCost.Tests.Support;
@@ -108,5 +109,82 @@ public class ReportBuilderTests
 
         Assert.Contains(report.Warnings, w => w.Code == "tpl-observer-effect");
         Assert.Equal(FigureSource.HopPass, Assert.Single(report.Methods).Bytes!.Source);
+    }
+
+    /// <summary>One hop window's stream: <paramref name="workItems"/> dequeued, the first <paramref name="hopping"/> of them a Task.Yield hop.</summary>
+    private static EventReader YieldWindow(MethodCatalog modules, int workItems, int hopping)
+    {
+        var window = new EventReader(modules);
+        for (var item = 1; item <= workItems; item++)
+        {
+            if (item <= hopping)
+            {
+                window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0");
+                window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
+            }
+            window.Hops.OnWorkItemDequeued(2);
+            if (item <= hopping)
+            {
+                window.Hops.OnContinuationStarted(2, (2 * item) + 1);
+            }
+        }
+        return window;
+    }
+
+    /// <summary>The report of a windowed hop pass: its windows, its time between them, and the work items its counters saw.</summary>
+    private static AsyncCostReport BuildWindowed(MethodCatalog modules, EventReader[] windows, TimeSpan recorded, TimeSpan unrecorded, params double[] increments)
+    {
+        var figures = new PassFigures();
+        foreach (var window in windows)
+        {
+            figures.Add(window);
+        }
+        var counters = new CounterComputer();
+        foreach (var increment in increments)
+        {
+            counters.OnCounter("threadpool-completed-items-count", increment);
+        }
+        return Build(modules, new PassResult
+        {
+            Pass = MeasurementPasses.Hops, Figures = figures, Duration = recorded, Unrecorded = unrecorded, WindowedPassCounters = counters,
+        });
+    }
+
+    [Fact]
+    public void A_windowed_hop_pass_scales_its_counts_by_the_thread_pools_work_items()
+    {
+        var (modules, _, _) = Readers();
+        // Two windows, 100 and 300 work items, every one a Task.Yield hop: one hop per work item in both. The counters over
+        // the whole pass: the windows' 400 work items and 8 s at 1,000 per second between them.
+        var report = BuildWindowed(modules,
+            [YieldWindow(modules, workItems: 100, hopping: 100), YieldWindow(modules, workItems: 300, hopping: 300)],
+            TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(8), [400, .. Enumerable.Repeat(1_000.0, 8)]);
+
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
+        // The counter's last 0.1 s of the 10 s pass went unreported: half of it (42 work items) is added, half is in the bound.
+        const double total = 8_400 + 42;
+        Assert.True(row.Hops!.Sampled);
+        Assert.Equal(total, row.Hops.Value, 6);
+        Assert.Equal(row.Hops.Value, row.SuspendingCalls!.Value, 6);
+        Assert.Equal(1, row.HopsPerCall!.Value, 6);
+        // The windows agree exactly (one hop per work item), so only the Poisson error of the 400 hops counted remains.
+        Assert.Equal((1.96 * Math.Sqrt(400) * total / 400) + 42, row.Hops.ErrorBound, 6);
+        Assert.Contains(report.Warnings, w => w.Code == "hop-windows");
+    }
+
+    [Fact]
+    public void Windows_that_disagree_widen_the_bound()
+    {
+        var (modules, _, _) = Readers();
+        // 100 work items per window; the method hops 10 times in one window and 90 in the other.
+        var report = BuildWindowed(modules,
+            [YieldWindow(modules, workItems: 100, hopping: 10), YieldWindow(modules, workItems: 100, hopping: 90)],
+            TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(1), 2_000);
+
+        var hops = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync").Hops!;
+        const double lastInterval = 2_000 * 0.1 / 3, total = 2_000 + (lastInterval / 2);
+        Assert.Equal(0.5 * total, hops.Value, 6);
+        // Ratio estimator: R = 0.5, residuals (10 − 50)² + (90 − 50)² = 3,200; var(R) = 3,200 / (2 × 1 × 100²) = 0.16.
+        Assert.Equal((1.96 * 0.4 * total) + (0.5 * lastInterval / 2), hops.ErrorBound, 6);
     }
 }

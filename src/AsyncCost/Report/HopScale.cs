@@ -1,0 +1,78 @@
+using AsyncCost.Computers;
+
+namespace AsyncCost.Report;
+
+/// <summary>
+/// How the hop pass's counts stand for the whole pass. A continuous pass counted everything: its counts are exact. A windowed
+/// pass counted only in its windows, and the process ran untraced between them, so each count is scaled by the thread pool's
+/// own work items: count per work item dequeued in the windows × the work items the thread pool completed over the whole
+/// pass, from one counters-only session that spans it (a session's counter starts from zero when it is enabled, so sessions
+/// one after another would lose the time between them). Scaling by work items rather than by time matters: a window runs
+/// slower than the untraced process (the TPL events cost), so a count per second of window would be too low. The error bound
+/// (~95 %) is the ratio estimate's, from how the count per work item varied between windows, and never less than the count's
+/// own Poisson error. The counter's last interval is never reported (the session ends before its next poll), so the total
+/// lacks between none and one interval of work items: half of one is added to it, and half to the bound. What the bound
+/// leaves out: a window's edges cut some calls from their hops, as the providers are not switched at one instant.
+/// </summary>
+internal sealed class HopScale
+{
+    /// <summary>The counters' interval in a windowed hop pass.</summary>
+    public const double CounterIntervalSeconds = 0.1;
+
+    private readonly HopComputer _hops;
+    private readonly double _totalWorkItems;
+    private readonly double _lastInterval;
+
+    private HopScale(HopComputer hops, double totalWorkItems, bool windowed, double lastInterval = 0)
+    {
+        _hops = hops;
+        _totalWorkItems = totalWorkItems + (lastInterval / 2);
+        _lastInterval = lastInterval;
+        Windowed = windowed;
+    }
+
+    /// <summary>True when counts are scaled from windows.</summary>
+    public bool Windowed { get; }
+
+    /// <summary>Work items of the whole pass per work item dequeued in the windows (1 when continuous).</summary>
+    public double Factor => Windowed ? _totalWorkItems / _hops.WorkItems : 1;
+
+    /// <summary>The work items the thread pool completed over the pass (windowed), or dequeued in it (continuous).</summary>
+    public double TotalWorkItems => _totalWorkItems;
+
+    /// <summary>The scale of a pass: windowed when it has time between windows, counters over it, and dequeued work items in the windows.</summary>
+    public static HopScale For(PassResult pass)
+    {
+        var hops = pass.Figures.Hops;
+        if (pass.Unrecorded > TimeSpan.Zero && pass.WindowedPassCounters?.CompletedWorkItems is { } total && hops.WorkItems > 0)
+        {
+            var seconds = (pass.Duration + pass.Unrecorded).TotalSeconds;
+            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(CounterIntervalSeconds / seconds, 1));
+        }
+        return new HopScale(hops, hops.WorkItems, windowed: false);
+    }
+
+    /// <summary>A count of the pass (hops, suspending calls, waits) as a figure: exact, or scaled with its bound.</summary>
+    public Figure Count(double count, WindowSpread? spread)
+    {
+        if (!Windowed)
+        {
+            return Figure.Exact(count, FigureSource.HopPass);
+        }
+        var workItems = (double)_hops.WorkItems;
+        var ratio = count / workItems;
+        var poisson = 1.96 * Math.Sqrt(count) * Factor;
+        var bound = poisson;
+        var windows = _hops.Windows;
+        if (spread is not null && windows >= 2)
+        {
+            // Ratio estimator: var(R) ≈ Σ(c_i − R w_i)² / (n (n − 1) w̄²).
+            var residuals = spread.SumOfSquares - (2 * ratio * spread.SumTimesWorkItems) + (ratio * ratio * _hops.WorkItemsSquared);
+            var meanWorkItems = workItems / windows;
+            var variance = Math.Max(residuals, 0) / (windows * (windows - 1.0) * meanWorkItems * meanWorkItems);
+            bound = Math.Max(bound, 1.96 * Math.Sqrt(variance) * _totalWorkItems);
+        }
+        bound += ratio * _lastInterval / 2;
+        return new Figure { Value = ratio * _totalWorkItems, ErrorBound = bound, Samples = (long)count, Sampled = true, Source = FigureSource.HopPass };
+    }
+}
