@@ -170,6 +170,8 @@ public class AC0002PreferValueTaskTests
             [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Test")]
             [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Benchmarks")]
             [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("DynamicProxyGenAssembly2")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.Testing")]
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Library.TestUtils")]
             public static class Cli
             {
                 public static async Task<long> RunAsync(bool fast) { if (fast) return 100L; await Task.Yield(); return 1L; }
@@ -181,8 +183,13 @@ public class AC0002PreferValueTaskTests
     [InlineData("Library.Tests", true)]
     [InlineData(" Library.UnitTests , PublicKey=00240000", true)]
     [InlineData("DynamicProxyGenAssembly2", true)]
-    [InlineData("Library.Testing", false)]
+    [InlineData("Library.Testing", true)]
+    [InlineData("Library.TestUtils, PublicKey=00240000", true)]
+    [InlineData("Library.TestHelpers", true)]
+    [InlineData("Library.Specs", true)]
     [InlineData("Library.Extensions", false)]
+    [InlineData("Library.Contest", false)]
+    [InlineData("Library.Server", false)]
     public void Recognizes_test_assemblies_in_InternalsVisibleTo(string friend, bool isTest) =>
         Assert.Equal(isTest, Rules.AC0002PreferValueTaskAnalyzer.IsTestAssembly(friend));
 

@@ -121,6 +121,24 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
             async Task PauseFirst(bool async) { if (!async) { Thread.Sleep(1); return; } await Task.Delay(1); }
             async Task PauseAfter(bool async) { if (async) { await Task.Delay(1); return; } Thread.Sleep(1); }
             """ },
+        { "the synchronous arm of a bool async split whose other awaits hand the flag on", """
+            async Task Setup(bool async, SemaphoreSlim gate, CancellationToken ct)
+            {
+                var entered = async ? await gate.WaitAsync(500, ct).ConfigureAwait(false) : gate.Wait(500, ct);
+                if (!entered) { throw new TimeoutException(); }
+                await Fetch(async, ct).ConfigureAwait(false);
+            }
+            async Task<int> Take(bool async, Task<int> next, CancellationToken ct)
+            {
+                await Fetch(async, ct).ConfigureAwait(false);
+                if (async) { return await next.ConfigureAwait(false); }
+                using var signal = new ManualResetEventSlim();
+                next.GetAwaiter().UnsafeOnCompleted(() => signal.Set());
+                signal.Wait(CancellationToken.None);
+                return next.Result;
+            }
+            async Task Fetch(bool async, CancellationToken ct) { if (async) { await Task.Delay(1, ct).ConfigureAwait(false); } }
+            """ },
         { "a user-defined Wait", """
             sealed class Gate { public void Wait() { } }
             async Task M(Gate gate) { gate.Wait(); await Task.Delay(1); }

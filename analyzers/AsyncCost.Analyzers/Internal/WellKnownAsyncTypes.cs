@@ -64,21 +64,26 @@ internal sealed class WellKnownAsyncTypes
     public bool IsTaskLike(ITypeSymbol? type) => IsTask(type) || IsValueTask(type);
 
     /// <summary>
-    /// A task that has completed where it is made: <c>Task.CompletedTask</c>, <c>Task.FromResult/FromException/FromCanceled</c>,
-    /// <c>default(ValueTask)</c>, <c>new ValueTask&lt;T&gt;(value)</c> (not one wrapping a task or an IValueTaskSource).
+    /// A task that has completed where it is made: <c>Task.CompletedTask</c>, <c>ValueTask.CompletedTask</c>,
+    /// <c>Task/ValueTask.FromResult/FromException/FromCanceled</c>, <c>default(ValueTask)</c>, <c>new ValueTask()</c> and
+    /// <c>new ValueTask&lt;T&gt;(value)</c> (also target-typed <c>new()</c>, <c>new(value)</c>; not one wrapping a task or an IValueTaskSource).
     /// </summary>
     public bool IsCompletedByConstruction(IOperation? value) => value switch
     {
         IInvocationOperation { TargetMethod: { IsStatic: true, Name: "FromResult" or "FromException" or "FromCanceled" } method } =>
-            SymbolEqualityComparer.Default.Equals(method.ContainingType, Task),
-        IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } =>
-            SymbolEqualityComparer.Default.Equals(property.ContainingType, Task),
+            IsTaskOrValueTask(method.ContainingType),
+        IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } => IsTaskOrValueTask(property.ContainingType),
+        IObjectCreationOperation { Arguments.Length: 0 } creation => IsValueTask(creation.Type),
         IObjectCreationOperation { Arguments.Length: 1 } creation => IsValueTask(creation.Type)
             && !IsTask(creation.Arguments[0].Value.Type)
             && creation.Arguments[0].Parameter?.Type.TypeKind != TypeKind.Interface,
         IDefaultValueOperation @default => IsValueTask(@default.Type),
         _ => false,
     };
+
+    // The non-generic Task and ValueTask, which hold the static factories.
+    private bool IsTaskOrValueTask(INamedTypeSymbol? type) =>
+        SymbolEqualityComparer.Default.Equals(type, Task) || SymbolEqualityComparer.Default.Equals(type, ValueTask);
 
     /// <summary>Task&lt;T&gt; exactly (the generic definition), for rules about result-carrying tasks.</summary>
     public bool IsGenericTask(ITypeSymbol? type) =>

@@ -48,8 +48,13 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         });
     }
 
-    // Test, benchmark and mocking-proxy assemblies (Castle's DynamicProxyGenAssembly2, used by Moq and NSubstitute).
-    private static readonly string[] TestAssemblySuffixes = [".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".Benchmarks"];
+    // Test, test-support, benchmark and mocking-proxy assemblies (Castle's DynamicProxyGenAssembly2, used by Moq and
+    // NSubstitute). A test-support library (Polly.Testing, Polly.TestUtils) serves tests, not the library's users.
+    private static readonly string[] TestAssemblySuffixes =
+    [
+        ".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs", ".Benchmarks",
+        ".Testing", ".TestUtils", ".TestUtilities", ".TestHelpers",
+    ];
 
     /// <summary>Whether an InternalsVisibleTo argument (<c>Name</c> or <c>Name, PublicKey=…</c>) names a test assembly.</summary>
     internal static bool IsTestAssembly(string friend)

@@ -19,8 +19,11 @@ namespace AsyncCost.Analyzers.Rules;
 /// (vs-threading#301), the antecedent inside its <c>ContinueWith</c> or awaiter callback, an event waited on that
 /// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
 /// <c>await Task.WhenAny</c>, a <c>bool async</c> method called with <c>false</c>). An earlier reported wait on the
-/// same task makes it known too: each task is reported once. A synchronous console <c>Main</c> is exempt; in a test
-/// project only blocking that an <c>await</c> could replace is reported, and timed probes are not.
+/// same task makes it known too: each task is reported once. Reported only where "await it" can be followed: in an
+/// async function, or in a synchronous method only this compilation calls, each call from code that can await.
+/// Public synchronous members, overrides, interface implementations, synchronous lambdas and the synchronous mode a
+/// library names (<c>if (!async)</c>, <c>if (context.IsSynchronous)</c>) are deliberate bridges and stay silent; in
+/// a test project timed probes are not reported either.
 /// Only a method with a blocking call is walked for these facts, once, however many blocking calls it has.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
@@ -68,12 +71,22 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
     private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
     {
-        if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, types, entryPoint))
+        if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
+        {
+            return;
+        }
+        var function = OperationScopes.FunctionSymbol(use.Operation, context.ContainingSymbol);
+        var reach = Reach(use, function, context.ContainingSymbol, types);
+        if (reach == AwaitReach.None)
         {
             return;
         }
         var facts = factsByBody.GetValue(OperationTree.Root(context.Operation), root => new BlockFacts(types, root));
-        if (use.Subjects.All(s => facts.IsKnownComplete(s, use.Operation)))
+        // Cheapest first: the facts of this body, then (for a synchronous method) its callers, then the arguments of those calls.
+        var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
+        if (unknown.Count == 0
+            || (reach == AwaitReach.ThroughCallers && !types.CallSites.EveryCallCanAwait(function!))
+            || unknown.All(s => IsCompleteAtEveryCall(s, function!, facts, types, factsByBody)))
         {
             return;
         }
@@ -95,7 +108,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         _ => syntax.GetLocation(),
     };
 
-    private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Types types, Lazy<IMethodSymbol?> entryPoint)
+    private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Lazy<IMethodSymbol?> entryPoint)
     {
         for (var current = use.Operation.Parent; current is not null; current = current.Parent)
         {
@@ -104,15 +117,66 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 return true;
             }
         }
-        // A test blocks on purpose where it cannot await (a synchronous test exercising an async API) and when it
-        // probes with a timeout (`t.Wait(20).ShouldBeFalse()`); where an await fits, blocking is still reported.
-        if (types.IsTestProject && (!AwaitPlacement.CanAwait(use.Operation, containingSymbol) || use.IsProbe))
-        {
-            return true;
-        }
         // A synchronous Main has nothing to return to: blocking there is how a sync entry point waits.
         return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
             && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
+    }
+
+    /// <summary>Where the rule's advice, "await it instead", can be followed.</summary>
+    private enum AwaitReach
+    {
+        /// <summary>Nowhere without changing a synchronous contract: not reported.</summary>
+        None,
+        /// <summary>Right here: the blocking call sits in an async function, where an await is allowed.</summary>
+        Here,
+        /// <summary>In a synchronous method no other assembly calls, if every call to it can await it once it is async.</summary>
+        ThroughCallers,
+    }
+
+    // The rule reports where an await can replace the wait without changing a synchronous contract: in async
+    // functions, and in synchronous methods only this compilation calls, when each of those calls can itself await.
+    // A public or protected synchronous member, an override, an interface implementation, a synchronous lambda (its
+    // delegate type is the contract) and the synchronous path of a library that serves both APIs are deliberate
+    // bridges: "await it" is impossible there, and the finding would only be suppressed.
+    private static AwaitReach Reach(BlockingUse use, IMethodSymbol? function, ISymbol containingSymbol, Types types)
+    {
+        var canAwait = AwaitPlacement.CanAwait(use.Operation, containingSymbol);
+        if (types.IsTestProject)
+        {
+            // A test blocks on purpose where it cannot await (a synchronous test exercising an async API) and when it
+            // probes with a timeout (`t.Wait(20).ShouldBeFalse()`); where an await fits, blocking is still reported.
+            return canAwait && !use.IsProbe ? AwaitReach.Here : AwaitReach.None;
+        }
+        if (function is null || AsyncFlag.RunsInSynchronousMode(use.Operation) || AsyncFlag.IsSynchronousArm(use.Operation, function))
+        {
+            return AwaitReach.None;
+        }
+        if (canAwait)
+        {
+            return AwaitReach.Here;
+        }
+        return !function.IsAsync && function.MethodKind is MethodKind.Ordinary or MethodKind.LocalFunction && !function.IsOverride && !CallSites.IsVisibleOutside(function)
+            ? AwaitReach.ThroughCallers
+            : AwaitReach.None;
+    }
+
+    // A task parameter of a private method or local function, never reassigned, that every call passes complete
+    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`).
+    private static bool IsCompleteAtEveryCall(Subject subject, IMethodSymbol function, BlockFacts facts, Types types, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
+    {
+        if (subject.IsCollection
+            || TaskReference.Strip(subject.Operation) is not IParameterReferenceOperation { Parameter: var parameter }
+            || !SymbolEqualityComparer.Default.Equals(parameter.ContainingSymbol, function)
+            || function.MethodKind is not (MethodKind.Ordinary or MethodKind.LocalFunction)
+            || facts.IsAssigned(parameter))
+        {
+            return false;
+        }
+        var found = types.CallSites.Of(function);
+        return found.IsComplete && found.Calls.Length > 0 && found.Calls.All(call =>
+            call.Invocation.Arguments.FirstOrDefault(a => SymbolEqualityComparer.Default.Equals(a.Parameter?.OriginalDefinition, parameter.OriginalDefinition)) is { } argument
+            && factsByBody.GetValue(OperationTree.Root(call.Invocation), root => new BlockFacts(types, root))
+                .IsKnownComplete(new Subject(types.Underlying(argument.Value)), call.Invocation));
     }
 
     /// <summary>The blocking call an operation is, if any: <c>.Result</c>, <c>.Wait(…)</c>, <c>GetResult()</c>, <c>Task.WaitAll/WaitAny</c>.</summary>
@@ -177,6 +241,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     private sealed class Types
     {
         private readonly Lazy<UiTypes> _uiTypes;
+        private readonly System.Collections.Concurrent.ConcurrentDictionary<IMethodSymbol, IParameterSymbol?> _timedWaitParameters = new(SymbolEqualityComparer.Default);
 
         public Types(Compilation compilation, AnalyzerOptions options)
         {
@@ -206,7 +271,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             IsTestProject = ProjectKind.IsTestProject(compilation, options);
             IsLibrary = ProjectKind.IsLibrary(compilation, options);
             _uiTypes = new Lazy<UiTypes>(() => UiTypes.Create(compilation), LazyThreadSafetyMode.ExecutionAndPublication);
-            AsyncFlag = new AsyncFlag(compilation, Async);
+            Bodies = new MethodBodies(compilation);
+            AsyncFlag = new AsyncFlag(Async, Bodies);
+            CallSites = new CallSites(compilation);
         }
 
         public WellKnownAsyncTypes Async { get; }
@@ -219,6 +286,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public bool IsTestProject { get; }
         public bool IsLibrary { get; }
         public AsyncFlag AsyncFlag { get; }
+        public MethodBodies Bodies { get; }
+        public CallSites CallSites { get; }
 
         /// <summary>Whether an await written in this type should carry ConfigureAwait(false): library code, not a UI type (AC0004's rule).</summary>
         public bool ConfiguresAwaits(INamedTypeSymbol? type) => IsLibrary && !_uiTypes.Value.IsUiType(type);
@@ -245,6 +314,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                         when SymbolEqualityComparer.Default.Equals(method.ContainingType, Unsafe) => call.Arguments[0].Value,
                     IObjectCreationOperation { Arguments.Length: 1 } creation when Async.IsValueTask(creation.Type) && Async.IsTask(creation.Arguments[0].Value.Type) =>
                         creation.Arguments[0].Value,
+                    // `TryRead()?.Result`: the task is what the conditional access tested for null.
+                    IConditionalAccessInstanceOperation instance => AccessedBy(instance),
                     _ => null,
                 };
                 if (next is null)
@@ -255,6 +326,33 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
+        private static IOperation? AccessedBy(IConditionalAccessInstanceOperation instance)
+        {
+            for (var current = instance.Parent; current is not null; current = current.Parent)
+            {
+                if (current is IConditionalAccessOperation access)
+                {
+                    return access.Operation;
+                }
+            }
+            return null;
+        }
+
+        /// <summary>
+        /// The task parameter a <c>bool</c> helper waits on with a timeout, when that is all it does
+        /// (<c>bool TryWait(Task t) => t.Wait(timeout);</c>): its returning true means the task completed.
+        /// </summary>
+        public IParameterSymbol? TimedWaitParameter(IMethodSymbol helper) => _timedWaitParameters.GetOrAdd(helper.OriginalDefinition, method =>
+            method.ReturnType.SpecialType == SpecialType.System_Boolean
+            && Bodies.Of(method) is IBlockOperation { Operations.Length: 1 } body
+            && body.Operations[0] is IReturnOperation { ReturnedValue: { } value }
+            && TaskReference.Strip(value) is IInvocationOperation { TargetMethod: { Name: "Wait", IsStatic: false } wait, Instance: { } waited }
+            && Async.IsTask(wait.ContainingType)
+            && Underlying(waited) is IParameterReferenceOperation { Parameter: var parameter }
+            && SymbolEqualityComparer.Default.Equals(parameter.ContainingSymbol, method)
+                ? parameter
+                : null);
+
         // `t.GetAwaiter()` and `t.ConfigureAwait(false).GetAwaiter()` block on t; a stored awaiter is its own subject.
         public IOperation TaskBehindAwaiter(IOperation awaiter) =>
             TaskReference.Strip(awaiter) is IInvocationOperation { TargetMethod.Name: "GetAwaiter", Instance: { } awaitable }
@@ -264,7 +362,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public bool IsCompleteByConstruction(IOperation? value) => value switch
         {
             _ when Async.IsCompletedByConstruction(value) => true,
-            IInvocationOperation invocation => AsyncFlag.CompletesSynchronously(invocation),
+            IInvocationOperation invocation => AsyncFlag.CompletesSynchronously(invocation) || AsyncFlag.ReturnsOnlyCompleted(invocation.TargetMethod),
             // The task WhenAny hands back is the one that completed.
             IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, Async) is IInvocationOperation whenAny && IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
             _ => false,
@@ -316,13 +414,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>"From <see cref="Position"/> on, in this function and the ones nested in it, <see cref="Task"/> has completed".</summary>
     private readonly struct Evidence
     {
-        public Evidence(TaskReference task, IOperation at, bool isReportedWait = false)
+        public Evidence(TaskReference task, IOperation at, bool isReportedWait = false, IOperation? storedCall = null)
         {
             Task = task;
             At = at;
             Position = at.Syntax.Span.End;
             Function = OperationScopes.EnclosingFunction(at);
             IsReportedWait = isReportedWait;
+            StoredCall = storedCall;
         }
 
         public TaskReference Task { get; }
@@ -332,6 +431,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         /// <summary>An earlier blocking call on the task, which speaks for it only where it is itself reported (not guarded).</summary>
         public bool IsReportedWait { get; }
+
+        /// <summary>
+        /// A call whose task was stored (<c>var t = Read(false);</c>): evidence only if that call returns a completed
+        /// task, which is asked (it may read the callee's body) only when a blocking use of the variable needs it.
+        /// </summary>
+        public IOperation? StoredCall { get; }
     }
 
     /// <summary>What one method body says about its tasks: where each is known complete, and where variables are reassigned.</summary>
@@ -345,6 +450,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private readonly List<(TaskReference Event, ImmutableArray<TaskReference> Tasks)> _completionSignals = new();
         // Locals holding an awaiter (`var awaiter = t.GetAwaiter();`), with the task behind it.
         private readonly Dictionary<ISymbol, TaskReference> _awaiterLocals = new(SymbolEqualityComparer.Default);
+        // Locals holding a task's status (`TaskStatus status = task.Status;`), with the task.
+        private readonly Dictionary<ISymbol, TaskReference> _statusLocals = new(SymbolEqualityComparer.Default);
 
         public BlockFacts(Types types, IOperation body)
         {
@@ -446,9 +553,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         {
             _assignments.Add((variable, at.Syntax.SpanStart));
             var stripped = TaskReference.Strip(value);
-            if (_types.IsCompleteByConstruction(stripped))
+            if (_types.Async.IsCompletedByConstruction(stripped))
             {
                 _evidence.Add(new Evidence(target, at));
+            }
+            else if (stripped is IInvocationOperation or IAwaitOperation)
+            {
+                _evidence.Add(new Evidence(target, at, storedCall: stripped));
             }
             if (variable is ILocalSymbol && stripped is IInvocationOperation invocation && _types.IsTaskStatic(invocation.TargetMethod, "WhenAll"))
             {
@@ -457,6 +568,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             if (variable is ILocalSymbol && stripped is IInvocationOperation { TargetMethod.Name: "GetAwaiter" } && TaskReference.Of(_types.TaskBehindAwaiter(stripped)) is { } awaited)
             {
                 _awaiterLocals[variable] = awaited;
+            }
+            if (variable is ILocalSymbol && StatusOf(stripped) is { } task)
+            {
+                _statusLocals[variable] = task;
             }
         }
 
@@ -514,6 +629,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 case IInvocationOperation { TargetMethod: { Name: "Wait", IsStatic: false, ReturnType.SpecialType: SpecialType.System_Boolean } method, Instance: { } waited }
                     when value && _types.Async.IsTask(method.ContainingType):
                     return task.Equals(TaskReference.Of(_types.Underlying(waited)));
+                // `TryWait(t)` returned true, where the helper is `bool TryWait(Task t) => t.Wait(timeout);`.
+                case IInvocationOperation { TargetMethod.ReturnType.SpecialType: SpecialType.System_Boolean } helper when value:
+                    return helper.Arguments.FirstOrDefault(a => task.Equals(TaskReference.Of(_types.Underlying(a.Value)))) is { Parameter: { } passedTo }
+                        && SymbolEqualityComparer.Default.Equals(_types.TimedWaitParameter(helper.TargetMethod), passedTo.OriginalDefinition);
                 case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
                     var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
                     return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
@@ -544,8 +663,22 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        private static bool IsStatusOf(IOperation operation, TaskReference task) =>
-            TaskReference.Strip(operation) is IPropertyReferenceOperation { Property.Name: "Status" } status && task.Equals(TaskReference.Of(status.Instance));
+        // `t.Status`, or a local that holds it and is never assigned again.
+        private bool IsStatusOf(IOperation operation, TaskReference task)
+        {
+            var stripped = TaskReference.Strip(operation);
+            if (stripped is ILocalReferenceOperation { Local: var local } && _statusLocals.TryGetValue(local, out var held))
+            {
+                return held.Equals(task) && _assignments.Count(a => SymbolEqualityComparer.Default.Equals(a.Variable, local)) == 1;
+            }
+            return task.Equals(StatusOf(stripped));
+        }
+
+        private static TaskReference? StatusOf(IOperation? operation) =>
+            operation is IPropertyReferenceOperation { Property.Name: "Status" } status ? TaskReference.Of(status.Instance) : null;
+
+        /// <summary>Whether the body assigns the variable (a parameter no longer holds what the caller passed).</summary>
+        public bool IsAssigned(ISymbol variable) => _assignments.Any(a => SymbolEqualityComparer.Default.Equals(a.Variable, variable));
 
         // RanToCompletion = 5, Canceled = 6, Faulted = 7: the statuses of a completed task.
         private bool IsFinalStatus(IOperation operation)
@@ -597,7 +730,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     && IsVisibleFrom(evidence.Function, use)
                     && (evidence.Task.Equals(task) || HeldByAwaitedWhenAll(evidence.Task, task))
                     && !ReassignedBetween(evidence.Task.Root, evidence.Position, start)
-                    && !(evidence.IsReportedWait && IsGuarded(evidence.Task, evidence.At)))
+                    && !(evidence.IsReportedWait && IsGuarded(evidence.Task, evidence.At))
+                    && (evidence.StoredCall is null || _types.IsCompleteByConstruction(evidence.StoredCall)))
                 {
                     return true;
                 }

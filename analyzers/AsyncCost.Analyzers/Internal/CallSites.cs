@@ -1,0 +1,281 @@
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Diagnostics.CodeAnalysis;
+using System.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+using Microsoft.CodeAnalysis.Text;
+
+namespace AsyncCost.Analyzers.Internal;
+
+/// <summary>
+/// The calls to a method that is not visible outside this compilation (private, internal, a local function), found
+/// where they can be: the trees of its containing type for a private method, its own tree for a local function,
+/// every tree for an internal one. The search is textual first (the method's name in the source text), and only
+/// the matching identifiers are bound. Asked rarely (for a finding a rule is about to report), cached per method.
+/// </summary>
+internal sealed class CallSites
+{
+    // Binding an identifier in another file binds the member around it: past this many identifiers spelled like the
+    // method (a common name such as Wait or Write), the search does not start and the answer is "not all calls are known".
+    private const int MaxBoundNames = 32;
+
+    private readonly Compilation _compilation;
+    private readonly ConcurrentDictionary<IMethodSymbol, Found> _found = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<IMethodSymbol, bool> _everyCallCanAwait = new(SymbolEqualityComparer.Default);
+
+    public CallSites(Compilation compilation) => _compilation = compilation;
+
+    /// <summary>The calls found, and whether they are all the uses of the method (no method group, delegate or function pointer).</summary>
+    public sealed class Found
+    {
+        public static readonly Found Unknown = new(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, isComplete: false);
+
+        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, bool isComplete)
+        {
+            Calls = calls;
+            IsComplete = isComplete;
+        }
+
+        /// <summary>Each call, with the member whose body holds it.</summary>
+        public ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> Calls { get; }
+
+        /// <summary>Every use of the method is one of <see cref="Calls"/>.</summary>
+        public bool IsComplete { get; }
+    }
+
+    /// <summary>Whether code outside this compilation may call the method (public or protected, and so are its containing types).</summary>
+    public static bool IsVisibleOutside(IMethodSymbol method)
+    {
+        if (method.MethodKind == MethodKind.LocalFunction)
+        {
+            return false;
+        }
+        for (ISymbol? current = method; current is not null and not INamespaceSymbol; current = current.ContainingSymbol)
+        {
+            if (current.DeclaredAccessibility is Accessibility.Private or Accessibility.Internal or Accessibility.ProtectedAndInternal)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// The calls to a private method or a local function, all in the trees of its type (an internal method's calls
+    /// span the compilation: <see cref="Found.Unknown"/>).
+    /// </summary>
+    public Found Of(IMethodSymbol method)
+    {
+        method = Normalize(method);
+        return method.MethodKind == MethodKind.LocalFunction || method.DeclaredAccessibility == Accessibility.Private
+            ? _found.GetOrAdd(method, m => Search(m))
+            : Found.Unknown;
+    }
+
+    /// <summary>
+    /// Whether the method, made async, could be awaited at each of its uses: it is called at least once, it is used
+    /// only in calls, and each call sits where an await is allowed. Uses that are not in an async function
+    /// (syntactically) are bound first: in a library most helpers have a synchronous caller, which settles the answer.
+    /// </summary>
+    public bool EveryCallCanAwait(IMethodSymbol method)
+    {
+        method = Normalize(method);
+        return !IsVisibleOutside(method) && _everyCallCanAwait.GetOrAdd(method, m =>
+        {
+            var calls = 0;
+            var names = Names(m);
+            if (names.Count > MaxBoundNames)
+            {
+                return false;
+            }
+            foreach (var name in names.OrderBy(n => IsInAsyncFunction(n) ? 1 : 0))
+            {
+                switch (Classify(name, m, out var call))
+                {
+                    case Use.Call when AwaitPlacement.CanAwait(call.Invocation, call.Container):
+                        calls++;
+                        break;
+                    case Use.Call or Use.Other:
+                        return false;
+                }
+            }
+            return calls > 0;
+        });
+    }
+
+    private static IMethodSymbol Normalize(IMethodSymbol method)
+    {
+        var definition = (method.ReducedFrom ?? method).OriginalDefinition;
+        return definition.PartialDefinitionPart ?? definition;
+    }
+
+    private Found Search(IMethodSymbol method)
+    {
+        var names = Names(method);
+        if (names.Count > MaxBoundNames)
+        {
+            return Found.Unknown;
+        }
+        var calls = ImmutableArray.CreateBuilder<(IInvocationOperation Invocation, ISymbol Container)>();
+        foreach (var name in names)
+        {
+            switch (Classify(name, method, out var call))
+            {
+                case Use.Call:
+                    calls.Add(call);
+                    break;
+                case Use.Other:
+                    return Found.Unknown; // one use we cannot read is enough: not every use is a known call
+            }
+        }
+        return new Found(calls.ToImmutable(), isComplete: true);
+    }
+
+    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols).
+    private List<SimpleNameSyntax> Names(IMethodSymbol method)
+    {
+        var names = new List<SimpleNameSyntax>();
+        foreach (var tree in TreesToSearch(method))
+        {
+            SyntaxNode? root = null;
+            foreach (var position in Occurrences(tree.GetText(), method.Name))
+            {
+                root ??= tree.GetRoot();
+                var token = root.FindToken(position);
+                if (token.SpanStart == position && token.IsKind(SyntaxKind.IdentifierToken) && token.ValueText == method.Name && token.Parent is SimpleNameSyntax name)
+                {
+                    names.Add(name);
+                }
+            }
+        }
+        return names;
+    }
+
+    // The function around a node is async by its declaration (not bound: an ordering hint only).
+    private static bool IsInAsyncFunction(SyntaxNode node)
+    {
+        for (var current = node.Parent; current is not null; current = current.Parent)
+        {
+            switch (current)
+            {
+                case AnonymousFunctionExpressionSyntax lambda:
+                    return lambda.AsyncKeyword.IsKind(SyntaxKind.AsyncKeyword);
+                case LocalFunctionStatementSyntax local:
+                    return local.Modifiers.Any(SyntaxKind.AsyncKeyword);
+                case BaseMethodDeclarationSyntax member:
+                    return member.Modifiers.Any(SyntaxKind.AsyncKeyword);
+                case MemberDeclarationSyntax:
+                    return false;
+            }
+        }
+        return false;
+    }
+
+    private enum Use
+    {
+        None,
+        Call,
+        Other,
+    }
+
+    [SuppressMessage("MicrosoftCodeAnalysisPerformance", "RS1030:Do not invoke Compilation.GetSemanticModel() method within a diagnostic analyzer", Justification = "Only identifiers spelled like the method are bound; the result is cached per method.")]
+    private Use Classify(SimpleNameSyntax name, IMethodSymbol method, out (IInvocationOperation Invocation, ISymbol Container) call)
+    {
+        call = default;
+        var model = _compilation.GetSemanticModel(name.SyntaxTree);
+        var info = model.GetSymbolInfo(name);
+        if (info.Symbol is not IMethodSymbol referenced)
+        {
+            // An overload resolution that failed may still mean this method: count it as a use we cannot read.
+            foreach (var candidate in info.CandidateSymbols)
+            {
+                if (candidate is IMethodSymbol candidateMethod && SymbolEqualityComparer.Default.Equals(Normalize(candidateMethod), method))
+                {
+                    return Use.Other;
+                }
+            }
+            return Use.None;
+        }
+        if (!SymbolEqualityComparer.Default.Equals(Normalize(referenced), method))
+        {
+            return Use.None;
+        }
+        SyntaxNode callee = name.Parent switch
+        {
+            MemberAccessExpressionSyntax access when access.Name == name => access,
+            MemberBindingExpressionSyntax binding when binding.Name == name => binding,
+            _ => name,
+        };
+        if (callee.Parent is InvocationExpressionSyntax invocation && invocation.Expression == callee
+            && model.GetOperation(invocation) is IInvocationOperation operation
+            && model.GetEnclosingSymbol(invocation.SpanStart) is { } container)
+        {
+            call = (operation, container);
+            return Use.Call;
+        }
+        return IsInNameOf(name) ? Use.None : Use.Other;
+    }
+
+    private static bool IsInNameOf(SyntaxNode node)
+    {
+        for (var current = node.Parent; current is not null and not StatementSyntax and not MemberDeclarationSyntax; current = current.Parent)
+        {
+            if (current is InvocationExpressionSyntax { Expression: IdentifierNameSyntax { Identifier.ValueText: "nameof" } })
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private IEnumerable<SyntaxTree> TreesToSearch(IMethodSymbol method)
+    {
+        ISymbol? scope = method.MethodKind == MethodKind.LocalFunction ? method.ContainingSymbol
+            : method.DeclaredAccessibility == Accessibility.Private ? method.ContainingType
+            : null;
+        if (scope is null)
+        {
+            return _compilation.SyntaxTrees;
+        }
+        var trees = new HashSet<SyntaxTree>();
+        foreach (var reference in scope.DeclaringSyntaxReferences)
+        {
+            if (_compilation.ContainsSyntaxTree(reference.SyntaxTree))
+            {
+                trees.Add(reference.SyntaxTree);
+            }
+        }
+        return trees;
+    }
+
+    // Where the name starts in the text, read in chunks (overlapping by the name's length) so that no copy of a
+    // whole file is made.
+    private static List<int> Occurrences(SourceText text, string name)
+    {
+        const int ChunkSize = 16384;
+        var found = new List<int>();
+        var buffer = new char[ChunkSize + name.Length];
+        for (var start = 0; start < text.Length; start += ChunkSize)
+        {
+            var count = System.Math.Min(ChunkSize + name.Length - 1, text.Length - start);
+            text.CopyTo(start, buffer, 0, count);
+            var chunk = new System.ReadOnlySpan<char>(buffer, 0, count);
+            var limit = System.Math.Min(ChunkSize, count);
+            for (var offset = 0; offset < limit; )
+            {
+                var at = System.MemoryExtensions.IndexOf(chunk.Slice(offset), System.MemoryExtensions.AsSpan(name), System.StringComparison.Ordinal);
+                if (at < 0 || offset + at >= limit)
+                {
+                    break;
+                }
+                found.Add(start + offset + at);
+                offset += at + 1;
+            }
+        }
+        return found;
+    }
+}
