@@ -105,6 +105,28 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Flags_calls_to_the_classs_own_method_that_only_reads_its_mutable_state() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class Quotes
+            {
+                private readonly Dictionary<string, decimal> _cache = new();
+                private bool _loaded;
+                public async Task<List<decimal>> AllAsync(string[] symbols)
+                {
+                    var result = new List<decimal>();
+                    foreach (var symbol in symbols) result.Add([|await QuoteAsync(symbol)|]);
+                    return result;
+                }
+                private async Task<decimal> QuoteAsync(string symbol)
+                {
+                    await LoadAsync();
+                    return _cache[symbol];
+                }
+                private async Task LoadAsync() { if (_loaded) return; await Task.Delay(1); _loaded = true; }
+            }
+            """));
+
+    [Fact]
     public Task Flags_one_finding_per_loop_on_its_first_await() =>
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
 

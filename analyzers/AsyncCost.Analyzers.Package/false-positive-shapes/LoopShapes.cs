@@ -114,3 +114,27 @@ public static class LoopShapes
         }
     }
 }
+
+// A row written value by value through the object's own method, which moves the object on (_column++).
+public sealed class RowImporter
+{
+    private int _column;
+
+    public int Column => _column;
+
+    public async Task WriteRowAsync(object?[] values, CancellationToken cancellationToken)
+    {
+        _column = 0;
+        foreach (var value in values)
+        {
+            await WriteAsync(value, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private Task WriteAsync(object? value, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        _column++;
+        return Task.CompletedTask;
+    }
+}

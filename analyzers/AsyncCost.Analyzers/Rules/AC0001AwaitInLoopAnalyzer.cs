@@ -3,6 +3,8 @@ using System.Collections.Immutable;
 using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -412,20 +414,59 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
 
         // The call's receiver or an argument is one stream, writer, buffer, connection... shared by all iterations.
         private bool UsesSharedOrderedResource(IOperation awaited, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls) =>
-            awaited is IInvocationOperation invocation && Inputs(invocation).Any(input => IsSharedOrderedResource(input, varying, awaitedCalls));
+            awaited is IInvocationOperation invocation
+            && (WritesItsObjectsState(invocation) || Inputs(invocation).Any(input => IsSharedOrderedResource(input, varying, awaitedCalls)));
+
+        // The loop calls the object's own method (this.M() or M()), and that method sets one of the object's mutable fields
+        // (_column++): each call moves the object on, so the calls are ordered (an importer writing a row value by value).
+        // Read from the method's syntax alone: a field name assigned or incremented anywhere in its declaration.
+        private static bool WritesItsObjectsState(IInvocationOperation invocation)
+        {
+            if (invocation.Instance is not IInstanceReferenceOperation { Type: INamedTypeSymbol type }
+                || !SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.ContainingType.OriginalDefinition, type.OriginalDefinition))
+            {
+                return false;
+            }
+            var mutableFields = new HashSet<string>(type.GetMembers().OfType<IFieldSymbol>()
+                .Where(f => !f.IsStatic && !f.IsConst && !f.IsReadOnly && !f.IsImplicitlyDeclared).Select(f => f.Name));
+            if (mutableFields.Count == 0)
+            {
+                return false;
+            }
+            foreach (var reference in invocation.TargetMethod.OriginalDefinition.DeclaringSyntaxReferences)
+            {
+                foreach (var node in reference.GetSyntax().DescendantNodes())
+                {
+                    var target = node switch
+                    {
+                        AssignmentExpressionSyntax assignment => assignment.Left,
+                        PostfixUnaryExpressionSyntax postfix => postfix.Operand,
+                        PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } prefix => prefix.Operand,
+                        _ => null,
+                    };
+                    var name = target switch
+                    {
+                        IdentifierNameSyntax identifier => identifier.Identifier.ValueText,
+                        MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } member => member.Name.Identifier.ValueText,
+                        _ => null,
+                    };
+                    if (name is not null && mutableFields.Contains(name))
+                    {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
 
         private bool IsSharedOrderedResource(IOperation input, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls)
         {
-            var start = ConfigureAwaitCalls.SkipConversions(input);
-            for (IOperation? current = start; current is not null;)
+            for (IOperation? current = ConfigureAwaitCalls.SkipConversions(input); current is not null;)
             {
                 if (current is IInstanceReferenceOperation)
                 {
-                    // The method's own object: ordered when it is a writer, reader or buffer itself; and, when the loop
-                    // calls the object's own methods (this.M(), or M() implicitly), when it carries state those calls can
-                    // change (an importer writing row after row). Reached through a field (_catalog.GetAsync), the
-                    // field's object decides, not this.
-                    return IsOrderedResourceType(current.Type) || (current == start && CanBeChanged(current.Type));
+                    // The method's own object: ordered when it is a writer, reader or buffer itself.
+                    return IsOrderedResourceType(current.Type);
                 }
                 if (OperationTree.ReferencedSymbol(current) is { } symbol && !varying.Contains(symbol)
                     && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type) || IsUsedSynchronously(symbol, awaitedCalls)))
