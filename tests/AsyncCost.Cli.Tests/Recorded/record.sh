@@ -13,7 +13,8 @@ trap 'rm -rf "$work"' EXIT
 dotnet build src/AsyncCost.Cli -c Release -nologo -v:q
 sarif=()
 [ "${1:-}" = "--sarif" ] && sarif=(-p:ErrorLog="$work/chatty.sarif%2Cversion=2.1" --no-incremental)
-dotnet build samples/ChattyPipeline -c Release -nologo -v:q -o "$work/app" "${sarif[@]}"
+# ContinuousIntegrationBuild maps the source root to /_/, so the PDB path the module events carry names no directory of this machine.
+dotnet build samples/ChattyPipeline -c Release -nologo -v:q -o "$work/app" -p:ContinuousIntegrationBuild=true "${sarif[@]}"
 dotnet src/AsyncCost.Cli/bin/Release/net10.0/dotnet-asynccost.dll collect -o "$work/chatty" \
   -- dotnet "$work/app/ChattyPipeline.dll" --operations 100 > /dev/null
 cp "$work/chatty.allocations.nettrace" "$work/chatty.hops.nettrace" "$out/"
