@@ -255,7 +255,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         return new ProcessTotals
         {
             AllocatedBytes = allocated,
-            CompletedWorkItems = counterPass == hopPass && hopScale is { Windowed: true } ? Figure.Exact(hopScale.TotalWorkItems, FigureSource.HopPass)
+            // A windowed hop pass keeps its whole-pass counters apart from its windows' figures: those, not the windows'
+            // own dequeues, are the pass's work items (the scaled hops are counted against them).
+            CompletedWorkItems = (counterPass is null || counterPass == hopPass) && hopScale is { Windowed: true } ? Figure.Exact(hopScale.TotalWorkItems, FigureSource.HopPass)
                 : counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
                 : hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.WorkItems, FigureSource.HopPass) : null,
             LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,
