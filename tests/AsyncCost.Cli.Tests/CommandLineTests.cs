@@ -38,6 +38,7 @@ public sealed class CommandLineTests
     [InlineData("report")]
     [InlineData("monitor")]
     [InlineData("schema")]
+    [InlineData("providers")]
     public async Task Every_command_has_help_with_examples_and_exit_codes(string command)
     {
         var result = await ChildProcess.RunToolAsync(command, "--help");
@@ -59,6 +60,8 @@ public sealed class CommandLineTests
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "-n", "app")]
     [InlineData("collect needs exactly one target", "collect", "-p", "1", "--", "dotnet", "app.dll")]
     [InlineData("monitor needs exactly one target", "monitor")]
+    [InlineData("Argument 'gc' not recognized", "providers", "--pass", "gc")]
+    [InlineData("Argument 'perfview' not recognized", "providers", "--for", "perfview")]
     [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "0")]
     [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "1.5")]
     [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "0")]

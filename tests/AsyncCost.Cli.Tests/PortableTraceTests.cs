@@ -168,3 +168,37 @@ public sealed class PortableTraceTests
         }
     }
 }
+
+/// <summary>`providers`: what other tools are told to enable, printed from the definition the tool's own sessions use.</summary>
+public sealed class ProvidersCommandTests
+{
+    [Fact]
+    public async Task Prints_one_dotnet_trace_line_per_pass_after_a_comment()
+    {
+        var result = await ChildProcess.RunToolAsync("providers");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var lines = result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(4, lines.Length);
+        Assert.StartsWith("# allocations pass", lines[0], StringComparison.Ordinal);
+        Assert.Contains("Microsoft-Windows-DotNETRuntime:0x", lines[1], StringComparison.Ordinal);
+        Assert.DoesNotContain("TplEventSource", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("# hops pass", lines[2], StringComparison.Ordinal);
+        Assert.Contains("System.Threading.Tasks.TplEventSource:0x", lines[3], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Prints_dotnet_monitor_trace_requests_as_one_json_document()
+    {
+        var both = await ChildProcess.RunToolAsync("providers", "--for", "dotnet-monitor");
+        var one = await ChildProcess.RunToolAsync("providers", "--for", "dotnet-monitor", "--pass", "hops");
+
+        Assert.True(both.ExitCode == 0 && one.ExitCode == 0, both + "\n" + one);
+        var request = JsonNode.Parse(one.StandardOutput)!;
+        Assert.True((bool)request["RequestRundown"]!);
+        Assert.Contains(request["Providers"]!.AsArray(), p => (string)p!["Name"]! == "System.Threading.Tasks.TplEventSource" && ((string)p["Keywords"]!).StartsWith("0x", StringComparison.Ordinal));
+        var perPass = JsonNode.Parse(both.StandardOutput)!.AsObject();
+        Assert.Equal(["allocations", "hops"], perPass.Select(p => p.Key));
+        Assert.Equal(request.ToJsonString(), perPass["hops"]!.ToJsonString());
+    }
+}
