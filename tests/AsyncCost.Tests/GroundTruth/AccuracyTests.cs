@@ -16,6 +16,7 @@ public class AccuracyTests
     private const string YieldMethod = "AsyncCost.Workload.Scenarios.YieldOnceAsync";
     private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
     private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
+    private const string IteratorMethod = "AsyncCost.Workload.Scenarios.CountAsync";
 
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
@@ -100,6 +101,28 @@ public class AccuracyTests
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
         AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task A_loop_driver_over_an_async_iterator_shows_only_its_own_hops_and_the_iterator_one_call_per_item()
+    {
+        // await foreach over CountAsync (Task.Yield before each item), the loop body awaiting YieldOnceAsync: two hops per item,
+        // one the iterator's, one YieldOnceAsync's. The driver suspends on every await and is resumed inline each time.
+        const int items = 40_000;
+        var (report, truth) = await LaunchAsync("iterator-awaiting", items, MeasurementPasses.Hops);
+
+        AssertWithin(2, truth.WorkItemsPerOp, 0.02);
+        Assert.Equal(0, report.Passes.Single().EventsLost);
+        var iterator = Row(report, IteratorMethod);
+        AssertWithin(items, iterator.SuspendingCalls!.Value, 0.02);
+        AssertWithin(items, iterator.Hops!.Value, 0.02);
+        AssertWithin(1, iterator.HopsPerCall!.Value, 0.02);
+        AssertWithin(items, Row(report, YieldMethod).Hops!.Value, 0.02);
+        // The driver's own hops are the work items its callees' hops leave over (a continuation that lost the race to be
+        // registered before its task completed runs from the pool).
+        var driver = Assert.Single(report.Methods, m => m.MethodKey.EndsWith(".RunIteratorAwaiting", StringComparison.Ordinal));
+        var leftOver = Math.Max(truth.CompletedWorkItems - (2.0 * items), 0);
+        Assert.True(driver.Hops!.Value <= leftOver + (0.005 * items), $"driver: {driver.Hops.Value:N0} hops; work items beyond its callees' hops: {leftOver:N0}");
     }
 
     [Fact]
