@@ -10,10 +10,14 @@ internal sealed class MethodCatalog
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1[";
 
+    /// <summary>How an async iterator's state machine names its explicit IAsyncEnumerator&lt;T&gt;.MoveNextAsync.</summary>
+    private const string AsyncIteratorMoveNext = ">.MoveNextAsync";
+
     private readonly AsyncMethodTable _fromTrace = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _iteratorMethodKeys = new(StringComparer.Ordinal);
     private AsyncMethodTable? _fromAssemblies;
     private bool _tableComplete;
 
@@ -44,6 +48,11 @@ internal sealed class MethodCatalog
         {
             _fromTrace.AddStateMachine(argument.Name);
         }
+        if (methodName.EndsWith(AsyncIteratorMoveNext, StringComparison.Ordinal) && AsyncMethodName.Parse(type.Name) is { } iterator)
+        {
+            // "System.Collections.Generic.IAsyncEnumerator<System.Int32>.MoveNextAsync" on the state machine: an async iterator.
+            _iteratorMethodKeys.Add(iterator.MethodKey);
+        }
         if (MethodSignatureText.ReturnType(signature) is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
         {
             _taskReturningMethods.Add((type.Name, methodName, returnType));
@@ -59,6 +68,10 @@ internal sealed class MethodCatalog
             _fromAssemblies = null; // read again, with this one
         }
     }
+
+    /// <summary>True when the trace names this method's state machine as an async iterator's (it implements
+    /// IAsyncEnumerator&lt;T&gt;.MoveNextAsync): one box and one state machine per enumeration, one call per MoveNextAsync.</summary>
+    public bool IsAsyncIterator(string methodKey) => _iteratorMethodKeys.Contains(methodKey);
 
     /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
     public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);

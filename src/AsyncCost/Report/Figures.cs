@@ -47,6 +47,10 @@ public enum AllocationKind
 
     /// <summary>Anything else attributed to the method.</summary>
     Other,
+
+    /// <summary>The state machine object itself, when the compiler made it a class: in a Debug build (one per call, beside
+    /// its box or task) and for an async iterator (the enumerator, one per enumeration). Not a call count.</summary>
+    StateMachine,
 }
 
 /// <summary>Sampled allocations of one type.</summary>

@@ -14,6 +14,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
     private readonly Dictionary<string, MethodRow> _rows = new(StringComparer.Ordinal);
     private readonly List<ReportWarning> _warnings = [];
+    private readonly HashSet<string> _ambiguousShortNames = new(StringComparer.Ordinal);
 
     public AsyncCostReport Build(ReportSource source, IReadOnlyList<PassResult> passes, IReadOnlyList<ThreadSwitches> threads,
         StopReason stopReason, bool cutShort, IEnumerable<ReportWarning> extraWarnings)
@@ -39,6 +40,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
 
         var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale)).ToList();
+        if (hopPass is null && _rows.Values.FirstOrDefault(row => row.IsAsyncIterator) is { } iterator)
+        {
+            _warnings.Add(new ReportWarning("iterator-calls", $"{iterator.DisplayName} is an async iterator: its calls (MoveNextAsync calls that suspended) are counted by the hop pass, which did not run, so its calls and bytes per call are unknown."));
+        }
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -76,7 +81,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
         if (!passes.Any(p => p.Figures.SawTplEvents))
         {
-            _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
+            _warnings.Add(new ReportWarning("no-tpl-events", passes.Any(p => p.Pass == MeasurementPasses.Hops)
+                ? "The hop pass's trace has no TplEventSource events: hops and blocking waits show 0, which is right only if nothing suspended while it recorded. If it was recorded without TplEventSource, record it again with the providers 'dotnet-asynccost providers --pass hops' prints."
+                : "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
         }
         if (catalog.MethodEvents == 0)
         {
@@ -122,7 +129,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
             _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
         }
-        var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
+        // A state machine known by its nested name alone is resolved last, when the boxes naming it in full have their rows.
+        var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName)))
+            .OrderBy(c => c.Class.Method?.TypeKey == AsyncMethodName.UnknownType).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
         foreach (var (tally, allocationClass) in classes)
@@ -135,6 +144,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             else if (allocationClass.Kind == AllocationKind.Task && method is null)
             {
                 method = TaskOwner(tally.TypeName);
+            }
+            else if (method is { TypeKey: AsyncMethodName.UnknownType, ShortName: { } shortName })
+            {
+                method = ResolveShortName(shortName);
             }
 
             var allocation = new TypeAllocation
@@ -213,24 +226,25 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
-    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the catalog.</summary>
+    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events and a class state machine's allocations give only the short name) -> the full
+    /// name, from allocation rows or the catalog.</summary>
     private AsyncMethodName? ResolveShortName(string shortName)
     {
         var known = _rows.Values.Select(r => r.FullStateMachineName).Where(n => n is not null && n.EndsWith("+" + shortName, StringComparison.Ordinal)).Distinct().ToList();
         var candidates = known.Count > 0 ? known : [.. catalog.StateMachinesNamed(shortName)];
-        if (candidates.Count > 1)
+        if (candidates.Count > 1 && _ambiguousShortNames.Add(shortName))
         {
-            _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): hops are charged to the first."));
+            _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): its hops and the allocations naming it alone are charged to the first."));
         }
         var full = candidates.FirstOrDefault();
-        return full is not null ? AsyncMethodName.Parse(full) : AsyncMethodName.Parse("?+" + shortName);
+        return full is not null ? AsyncMethodName.Parse(full) : AsyncMethodName.Parse(AsyncMethodName.UnknownType + "+" + shortName);
     }
 
     private MethodRow Row(AsyncMethodName name)
     {
         if (!_rows.TryGetValue(name.DisplayName, out var row))
         {
-            row = new MethodRow(name);
+            row = new MethodRow(name, catalog.IsAsyncIterator(name.MethodKey));
             _rows.Add(name.DisplayName, row);
         }
         return row;
@@ -270,7 +284,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     }
 
     /// <summary>Accumulates one method's figures from both passes.</summary>
-    private sealed class MethodRow(AsyncMethodName name)
+    private sealed class MethodRow(AsyncMethodName name, bool isAsyncIterator)
     {
         private readonly List<TypeAllocation> _allocations = [];
         private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
@@ -279,6 +293,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         private MethodHops? _hops;
 
         public string? FullStateMachineName { get; private set; }
+
+        public string DisplayName => name.DisplayName;
+
+        /// <summary>An async iterator: one box per enumeration, one call per MoveNextAsync (counted only by the hop pass).</summary>
+        public bool IsAsyncIterator => isAsyncIterator;
 
         public void AddAllocation(TypeAllocation allocation, TypeTally tally)
         {
@@ -291,7 +310,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _samples += tally.Samples;
             if (allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task)
             {
-                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
+                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both;
+                // an async iterator's box serves one enumeration.
                 _calls += tally.Objects;
                 _callsVariance += tally.ObjectsVariance;
                 _callSamples += tally.Samples;
@@ -308,7 +328,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
-            Figure? calls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
+            Figure? calls = isAsyncIterator ? IteratorCalls(suspendingCalls)
+                : _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
             return new MethodCost
             {
                 MethodKey = name.MethodKey,
@@ -322,6 +343,21 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
             };
+        }
+
+        /// <summary>
+        /// An async iterator's calls are its MoveNextAsync calls that suspended, which only the hop pass sees. With the allocation
+        /// pass too they are scaled to that pass's own run: its boxes (enumerations that suspended) times the hop pass's calls
+        /// per box, so that bytes per call is bytes per such MoveNextAsync (an item, when each item awaits) from one process.
+        /// </summary>
+        private Figure? IteratorCalls(Figure? suspendingCalls)
+        {
+            if (_callSamples == 0 || _hops is not { Boxes: > 0 } hops)
+            {
+                return _callSamples == 0 ? suspendingCalls : null;
+            }
+            var callsPerBox = (double)hops.SuspendingCalls / hops.Boxes;
+            return Sampled(_calls * callsPerBox, _callsVariance * callsPerBox * callsPerBox, _callSamples, _allocationSource);
         }
     }
 }
