@@ -71,7 +71,9 @@ internal sealed class WindowSpread
 /// thread is taken. A synchronous wait (TaskWaitBegin, behavior 1) belongs to the method whose box last
 /// resumed on the blocking thread in its current work item, and lasts until TaskWaitEnd on that thread; a wait in a method's
 /// first segment (before its first suspension, when it has no box yet) is charged to the resumed caller it runs under, and
-/// one in code outside any resumed method is unattributed. State is bounded by the number of live tasks, capped at
+/// one in code outside any resumed method is unattributed. A continuation registered after the async method it awaited had
+/// completed runs from the pool, but only because it lost a race (which tracing widens): it is counted apart, not as a hop.
+/// State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
@@ -81,6 +83,8 @@ internal sealed class HopComputer
     private readonly Dictionary<int, string> _boxes = [];
     private readonly Dictionary<int, int> _waitingBoxByAwaitedTask = [];
     private readonly Dictionary<int, Suspension> _boxByContinuation = [];
+    private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
+    private readonly RecentIds _recentlyCompletedBoxes = new(4_096);
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
 
@@ -92,6 +96,10 @@ internal sealed class HopComputer
 
     /// <summary>Hops whose method could not be told (their box was created before the session started).</summary>
     public long UnattributedHops { get; private set; }
+
+    /// <summary>Continuations of an awaited async method that ran from the pool because they were registered after its task had
+    /// completed: not counted as hops.</summary>
+    public long LateContinuations { get; private set; }
 
     /// <summary>Synchronous waits whose blocking method could not be told.</summary>
     public long UnattributedBlockingWaits { get; private set; }
@@ -127,7 +135,18 @@ internal sealed class HopComputer
         thread.FreshWorkItem = false;
     }
 
-    public void OnOperationEnd(int taskId) => _boxes.Remove(taskId);
+    public void OnOperationEnd(int taskId)
+    {
+        _boxes.Remove(taskId);
+        if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
+        {
+            Track(_completedAwaitedBoxes, taskId, true);
+        }
+        else
+        {
+            _recentlyCompletedBoxes.Add(taskId); // its awaiter may still be about to register (and lose the race)
+        }
+    }
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs = 0)
     {
@@ -151,6 +170,10 @@ internal sealed class HopComputer
         {
             CountCallStart(continueWithTaskId, thread.Suspending());
             Track(_waitingBoxByAwaitedTask, awaitedTaskId, continueWithTaskId);
+            if (_recentlyCompletedBoxes.Contains(awaitedTaskId))
+            {
+                Track(_completedAwaitedBoxes, awaitedTaskId, true);
+            }
         }
     }
 
@@ -173,6 +196,14 @@ internal sealed class HopComputer
         }
         else if (_waitingBoxByAwaitedTask.Remove(awaitedTaskId, out var box))
         {
+            if (_completedAwaitedBoxes.Remove(awaitedTaskId) && thread.FreshWorkItem)
+            {
+                // An async method's task runs its awaiter inline when it completes; one resumed from the pool after the task
+                // had completed was registered too late (the awaiter lost the race between IsCompleted and registering, a
+                // window the hop pass's own events widen many times over): not a hop of the awaiting method's code.
+                LateContinuations++;
+                thread.FreshWorkItem = false;
+            }
             Resumed(thread, box, suspension: null);
         }
         else
@@ -310,6 +341,7 @@ internal sealed class HopComputer
         WorkItems += other.WorkItems;
         Hops += other.Hops;
         UnattributedHops += other.UnattributedHops;
+        LateContinuations += other.LateContinuations;
         UnattributedBlockingWaits += other.UnattributedBlockingWaits;
         UnattributedBlockedMilliseconds += other.UnattributedBlockedMilliseconds;
         Overflowed |= other.Overflowed;
@@ -385,6 +417,29 @@ internal sealed class HopComputer
             _threads.Add(threadId, state);
         }
         return state;
+    }
+
+    /// <summary>The last <c>capacity</c> ids added, for a race's few microseconds: fixed memory, oldest forgotten first.</summary>
+    private sealed class RecentIds(int capacity)
+    {
+        private readonly int[] _ring = new int[capacity];
+        private readonly HashSet<int> _ids = [];
+        private int _next;
+
+        public void Add(int id)
+        {
+            if (_ids.Count == capacity)
+            {
+                _ids.Remove(_ring[_next]);
+            }
+            if (_ids.Add(id))
+            {
+                _ring[_next] = id;
+                _next = (_next + 1) % capacity;
+            }
+        }
+
+        public bool Contains(int id) => _ids.Contains(id);
     }
 
     private sealed class ThreadState

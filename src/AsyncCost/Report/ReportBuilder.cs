@@ -207,6 +207,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
         }
+        if (hops.LateContinuations > 0)
+        {
+            _warnings.Add(new ReportWarning("late-continuations", string.Create(CultureInfo.InvariantCulture,
+                $"{hops.LateContinuations:N0} continuation(s) ran from the thread pool only because they were registered after the async method they awaited had completed (a race the hop pass's own events widen): not counted as hops.")));
+        }
         if (scale.Windowed)
         {
             var recorded = pass.Duration.TotalSeconds;

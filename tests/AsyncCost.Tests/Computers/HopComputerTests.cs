@@ -81,6 +81,39 @@ public class HopComputerTests
         Assert.Equal(6, hops.Hops);
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void A_continuation_registered_after_its_callee_completed_is_counted_apart_not_as_a_hop(bool calleeCompletesFirst)
+    {
+        // The driver (box 5) awaits YieldOnceAsync (box 1), whose Task.Yield continuation completes it on another thread
+        // before the driver's continuation is registered: the registration fails and queues the continuation to the pool.
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 2);
+        hops.OnSynchronousWorkBegin(Worker, 1, work: 2);
+        if (calleeCompletesFirst)
+        {
+            hops.OnOperationEnd(1);
+        }
+        hops.OnOperationBegin(Main, 5, "Async: <DriveYieldsAsync>d__2");
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2);
+        if (!calleeCompletesFirst)
+        {
+            hops.OnOperationEnd(1);
+        }
+        hops.OnSynchronousWorkEnd(Worker);
+        hops.OnWorkItemDequeued(Worker2);
+        hops.OnWaitEnd(Worker2, 1);
+        hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
+
+        Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<DriveYieldsAsync>d__2").Hops);
+        Assert.Equal(1, Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0").Hops);
+        Assert.Equal((1, 1), (hops.LateContinuations, hops.Hops));
+    }
+
     [Fact]
     public void Adding_a_later_streams_hops_adds_each_methods_counts()
     {

@@ -17,6 +17,7 @@ public class AccuracyTests
     private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
     private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
     private const string IteratorMethod = "AsyncCost.Workload.Scenarios.CountAsync";
+    private const string DriverMethod = "AsyncCost.Workload.Scenarios.DriveYieldsAsync";
 
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
@@ -153,6 +154,26 @@ public class AccuracyTests
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
         AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task A_loop_driver_that_never_yields_itself_shows_no_hops_of_its_own()
+    {
+        // Each DriveYieldsAsync call awaits YieldOnceAsync 10 times: it suspends on every await and is resumed inline when the
+        // callee completes on its pool thread. Untraced, all but ~0.2 % of the work items are the callee's hops; traced, the
+        // hop pass's events widen the race between an await's IsCompleted and its registration, so a few % of the driver's
+        // continuations are registered after the callee completed and run from the pool: the report counts them apart.
+        const int calls = 10_000;
+        var (_, untraced) = await LaunchAsync("drive-yields", calls, MeasurementPasses.Allocations);
+        var (report, truth) = await LaunchAsync("drive-yields", calls, MeasurementPasses.Hops);
+
+        Assert.True(untraced.CompletedWorkItems <= 10.02 * calls, $"untraced: {untraced.CompletedWorkItems:N0} work items");
+        AssertWithin(10 * calls, Row(report, YieldMethod).Hops!.Value, 0.02);
+        var driver = Row(report, DriverMethod);
+        AssertWithin(calls, driver.SuspendingCalls!.Value, 0.02);
+        Assert.True(driver.HopsPerCall <= 0.02, $"driver: {driver.HopsPerCall:F3} hops per call; work items beyond its callee's hops: {truth.CompletedWorkItems - (10 * calls):N0}");
+        Assert.True(truth.CompletedWorkItems <= (10 * calls) + 100 || report.Warnings.Any(w => w.Code == "late-continuations"),
+            $"{truth.CompletedWorkItems:N0} work items, no late-continuations warning");
     }
 
     [Fact]
