@@ -89,7 +89,9 @@ public sealed class MethodCost
     public required string DisplayName { get; init; }
 
     /// <summary>Calls seen: suspending calls counted from state-machine boxes (allocation pass) or box creations (hop pass),
-    /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
+    /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.
+    /// An async iterator's calls are its MoveNextAsync calls that suspended (the hop pass's count, scaled to the allocation
+    /// pass by its boxes when that pass ran; null without a hop pass).</summary>
     public Figure? Calls { get; init; }
 
     /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
