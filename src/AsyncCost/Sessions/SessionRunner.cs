@@ -587,7 +587,7 @@ internal static class SessionRunner
         return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
     }
 
-    private static string? ProcessName(int processId)
+    internal static string? ProcessName(int processId)
     {
         try
         {
