@@ -78,8 +78,8 @@ public static partial class WebShopOverheadCommand
             var baseline = perVariant["off"];
             foreach (var (variant, runs) in perVariant)
             {
-                var loss = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{Median(runs.Select((r, i) => 1 - (r / baseline[i]))):P1}");
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {variant} | {Median(runs):N0} | {runs.Min():N0} | {runs.Max():N0} | {loss} |"));
+                var loss = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(runs.Select((r, i) => 1 - (r / baseline[i]))):P1}");
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {variant} | {TracingOverheadCommand.Median(runs):N0} | {runs.Min():N0} | {runs.Max():N0} | {loss} |"));
             }
             return 0;
         }
@@ -94,12 +94,6 @@ public static partial class WebShopOverheadCommand
 
     /// <summary>The 1-minute load average, as uptime prints it (what else ran while the round ran).</summary>
     private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[0];
-
-    private static double Median(IEnumerable<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
 
     private static string WebShopDll()
     {

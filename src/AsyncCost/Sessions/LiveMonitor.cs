@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading.Channels;
-using AsyncCost.Attribution;
 using AsyncCost.Events;
 using AsyncCost.Os;
 using AsyncCost.Report;
@@ -30,16 +29,8 @@ internal static class LiveMonitor
             throw new ArgumentOutOfRangeException(nameof(options), "The interval must be at least 100 ms and at least one pass chosen.");
         }
         cancellationToken.ThrowIfCancellationRequested();
-        TargetProcess.EnsureTraceable(processId);
-        var methods = new MethodCatalog();
-        var mapped = TargetProcess.MappedFiles(processId);
-        foreach (var file in mapped)
-        {
-            methods.AddModule(file);
-        }
-        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
         var warnings = new List<ReportWarning>();
-        var useTick = SessionRunner.NeedsAllocationTick(runtimeVersion, new SessionOptions { Passes = options.Passes }, warnings);
+        var (methods, runtimeVersion, useTick) = SessionRunner.PrepareAttach(processId, new SessionOptions { Passes = options.Passes }, warnings);
         // Two counter payloads per interval, so no interval falls between two of them.
         var counterInterval = options.Interval.TotalSeconds / 2;
         // No rundown: nothing is named at the end; methods jitted before the session are named from the assemblies it maps,
