@@ -16,6 +16,9 @@ internal sealed class Checkout(Catalog catalog, Stock stock, Discounts discounts
             await stock.ReserveAsync(line.Sku, line.Quantity);
         }
 
+        // AC0006: blocks the request's pool thread until the discount service answers.
+        var discount = discounts.GetDiscountAsync(customer).Result;
+
         var total = 0m;
         foreach (var line in cart)
         {
@@ -30,9 +33,6 @@ internal sealed class Checkout(Catalog catalog, Stock stock, Discounts discounts
         }
 
         var shippingRate = await shipping.GetRateAsync(customer);
-
-        // AC0006: blocks the request's pool thread until the discount service answers.
-        var discount = discounts.GetDiscountAsync(customer).Result;
         return new Receipt(customer, cart.Count, total * (1 - discount) - coupons + shippingRate);
     }
 }
