@@ -33,6 +33,12 @@ internal static class CommonOptions
         HelpName = "build.sarif|folder",
     };
 
+    public static Option<bool> AllMethods() => new("--all-methods")
+    {
+        Description = "List the framework's and libraries' async methods (System.*, Microsoft.*, Kestrel, HttpClient) one row each. "
+            + "Default: the application's own methods first, then one row per framework or library assembly with its totals (json always has every row).",
+    };
+
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };
 
     public static Option<TimeSpan?> Duration(string what) => new("--duration")

@@ -14,6 +14,8 @@ internal sealed class MethodCatalog
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
+    private readonly Dictionary<long, string> _modulePathById = [];
+    private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
     private AsyncMethodTable? _fromAssemblies;
     private bool _tableComplete;
 
@@ -30,7 +32,8 @@ internal sealed class MethodCatalog
     /// <param name="typeName">MethodNamespace: the runtime type name ("Ns.T+&lt;X&gt;d__0", "AsyncStateMachineBox`1[...]").</param>
     /// <param name="methodName">MethodName ("MoveNext", "GetPriceAsync").</param>
     /// <param name="signature">MethodSignature ("instance class System.Threading.Tasks.Task`1&lt;value class System.Decimal&gt;  (int32)").</param>
-    public void AddMethod(string typeName, string methodName, string signature)
+    /// <param name="moduleId">The event's ModuleID (0 when unknown): which module the method's type belongs to.</param>
+    public void AddMethod(string typeName, string methodName, string signature, long moduleId = 0)
     {
         if (!_seenMethods.Add((typeName, methodName, signature)))
         {
@@ -38,6 +41,10 @@ internal sealed class MethodCatalog
         }
         MethodEvents++;
         var type = RuntimeTypeName.Parse(typeName);
+        if (moduleId != 0 && AsyncMethodName.Parse(type.Name) is { } own)
+        {
+            _moduleIdByTypeKey.TryAdd(own.TypeKey, moduleId);
+        }
         // A state machine's own methods (MoveNext), or a box whose type arguments name one.
         _fromTrace.AddStateMachine(type.Name);
         foreach (var argument in type.Arguments)
@@ -51,14 +58,23 @@ internal sealed class MethodCatalog
         }
     }
 
-    /// <summary>Adds a module path for the fallback (duplicates and framework assemblies are ignored).</summary>
-    public void AddModule(string? path)
+    /// <summary>Adds a module path for the fallback (duplicates and framework assemblies are ignored), and with its ModuleID
+    /// (from a module event) for <see cref="ModuleOf"/>.</summary>
+    public void AddModule(string? path, long moduleId = 0)
     {
+        if (moduleId != 0 && !string.IsNullOrEmpty(path))
+        {
+            _modulePathById[moduleId] = path;
+        }
         if (AssemblyAsyncMethods.IsUserModule(path) && _modulePaths.Add(path!))
         {
             _fromAssemblies = null; // read again, with this one
         }
     }
+
+    /// <summary>The path of the module holding <paramref name="method"/>'s type, when the trace's method and module events tell.</summary>
+    public string? ModuleOf(AsyncMethodName method) =>
+        _moduleIdByTypeKey.TryGetValue(method.TypeKey, out var id) && _modulePathById.TryGetValue(id, out var path) ? path : null;
 
     /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
     public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);

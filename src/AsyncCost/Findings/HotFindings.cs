@@ -58,7 +58,7 @@ public static class HotFindingsRanker
         // Rows share a key only where the names cannot tell them apart (two local functions of one name in one member).
         var byKey = measured.Methods
             .GroupBy(m => m.MethodKey, StringComparer.Ordinal)
-            .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? MethodCost.Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
 
         var totals = new KindTotals(
             Sum(byKey.Values, m => m.Bytes),
@@ -105,7 +105,7 @@ public static class HotFindingsRanker
             return null;
         }
         var display = lambdas[0].DisplayName;
-        return Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
+        return MethodCost.Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
     }
 
     private static double? ShareOf(MethodCost method, FindingCostKind kind, KindTotals totals) => kind switch
@@ -127,35 +127,6 @@ public static class HotFindingsRanker
 
     private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
         methods.Sum(m => figure(m)?.Value ?? 0);
-
-    private static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName) => new()
-    {
-        MethodKey = key,
-        DisplayName = displayName,
-        Calls = rows.Select(m => m.Calls).Aggregate(Add),
-        SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
-        Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
-        Objects = rows.Select(m => m.Objects).Aggregate(Add),
-        Hops = rows.Select(m => m.Hops).Aggregate(Add),
-        BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
-        BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
-        ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
-        Allocations = [.. rows.SelectMany(m => m.Allocations)],
-    };
-
-    // Independent sampled estimates add; so do their variances (error bounds add in quadrature).
-    private static Figure? Add(Figure? a, Figure? b) => (a, b) switch
-    {
-        (null, _) => b,
-        (_, null) => a,
-        _ => a with
-        {
-            Value = a.Value + b.Value,
-            Samples = a.Samples + b.Samples,
-            ErrorBound = Math.Sqrt(a.ErrorBound * a.ErrorBound + b.ErrorBound * b.ErrorBound),
-            Sampled = a.Sampled || b.Sampled,
-        },
-    };
 
     private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds);
 }

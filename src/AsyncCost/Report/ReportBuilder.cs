@@ -38,11 +38,12 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale)).ToList();
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name, catalog.ModuleOf(row.Name)))).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
-            .OrderByDescending(m => m.Bytes?.Value ?? 0)
+            .OrderBy(m => m.Origin)
+            .ThenByDescending(m => m.Bytes?.Value ?? 0)
             .ThenByDescending(m => m.Hops?.Value ?? 0)
             .ThenBy(m => m.DisplayName, StringComparer.Ordinal)];
         var lowSample = methods.Count(m => m.Bytes is { Samples: > 0 and < LowSampleThreshold });
@@ -93,6 +94,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     {
         MethodKey = m.MethodKey,
         DisplayName = m.DisplayName,
+        Assembly = m.Assembly,
+        Origin = m.Origin,
         Calls = m.Calls,
         SuspendingCalls = m.SuspendingCalls,
         Bytes = m.Bytes,
@@ -272,6 +275,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     /// <summary>Accumulates one method's figures from both passes.</summary>
     private sealed class MethodRow(AsyncMethodName name)
     {
+        public AsyncMethodName Name => name;
+
         private readonly List<TypeAllocation> _allocations = [];
         private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
         private long _samples, _callSamples;
@@ -304,7 +309,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(HopScale? hopScale)
+        public MethodCost ToMethodCost(HopScale? hopScale, (string? Assembly, MethodOrigin Origin) origin)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
@@ -313,6 +318,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
+                Assembly = origin.Assembly,
+                Origin = origin.Origin,
                 Calls = calls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,

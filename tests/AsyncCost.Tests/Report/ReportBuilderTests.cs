@@ -54,6 +54,41 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void Rows_name_their_assembly_from_the_module_events_and_put_the_applications_own_first()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // Module and method events as the rundown writes them: the framework's from the shared framework directory.
+        modules.AddModule("/usr/share/dotnet/shared/Microsoft.AspNetCore.App/10.0.0/Microsoft.AspNetCore.Server.Kestrel.Core.dll", moduleId: 7);
+        modules.AddModule("/srv/shop/Shop.dll", moduleId: 9);
+        modules.AddModule("/srv/shop/Microsoft.Extensions.Caching.Memory.dll", moduleId: 11);
+        modules.AddMethod("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__238`1", "MoveNext", "instance void  ()", moduleId: 7);
+        modules.AddMethod("Shop.Prices+<GetPriceAsync>d__2", "MoveNext", "instance void  ()", moduleId: 9);
+        modules.AddMethod("Microsoft.Extensions.Caching.Memory.CacheEntry+<RefreshAsync>d__4", "MoveNext", "instance void  ()", moduleId: 11);
+        for (var i = 0; i < 100; i++)
+        {
+            // The framework's methods allocate more: they still come after the application's.
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__238`1[System.Object]]", 400);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.Extensions.Caching.Memory.CacheEntry+<RefreshAsync>d__4]", 300);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Decimal,Shop.Prices+<GetPriceAsync>d__2]", 112);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Other.Unknown+<RunAsync>d__1]", 100); // no method events: the namespace decides
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,System.Net.Http.HttpConnection+<SendAsync>d__1]", 100);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(
+            [
+                ("Shop.Prices.GetPriceAsync", "Shop", MethodOrigin.User),
+                ("Other.Unknown.RunAsync", null, MethodOrigin.User),
+                ("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests", "Microsoft.AspNetCore.Server.Kestrel.Core", MethodOrigin.Framework),
+                ("Microsoft.Extensions.Caching.Memory.CacheEntry.RefreshAsync", "Microsoft.Extensions.Caching.Memory", MethodOrigin.Framework),
+                ("System.Net.Http.HttpConnection.SendAsync", null, MethodOrigin.Framework),
+            ],
+            report.Methods.Select(m => (m.MethodKey, m.Assembly, m.Origin)));
+    }
+
+    [Fact]
     public void A_method_its_async_local_function_and_its_async_lambdas_are_rows_of_their_own()
     {
         var (modules, allocations, _) = Readers();
