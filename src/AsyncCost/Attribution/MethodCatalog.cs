@@ -16,6 +16,8 @@ internal sealed class MethodCatalog
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
     private readonly Dictionary<long, string> _modulePathById = [];
     private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
+    private readonly List<AsyncMethodName> _membersByOrdinal = [];
     private AsyncMethodTable? _fromAssemblies;
     private bool _tableComplete;
 
@@ -45,6 +47,7 @@ internal sealed class MethodCatalog
         {
             _moduleIdByTypeKey.TryAdd(own.TypeKey, moduleId);
         }
+        AddCompiledMethod(type.Name, methodName, moduleId);
         // A state machine's own methods (MoveNext), or a box whose type arguments name one.
         _fromTrace.AddStateMachine(type.Name);
         foreach (var argument in type.Arguments)
@@ -75,6 +78,48 @@ internal sealed class MethodCatalog
     /// <summary>The path of the module holding <paramref name="method"/>'s type, when the trace's method and module events tell.</summary>
     public string? ModuleOf(AsyncMethodName method) =>
         _moduleIdByTypeKey.TryGetValue(method.TypeKey, out var id) && _modulePathById.TryGetValue(id, out var path) ? path : null;
+
+    /// <summary>Join keys of every method the trace's method events named (a method's own code, its state machine's
+    /// MoveNext, its local functions and lambdas): the methods that were called at least once in the process; with the
+    /// path of the module holding each, when the module events tell.</summary>
+    public IEnumerable<(string Key, string TypeKey, string? ModulePath)> CompiledMethods() =>
+        _compiledMethodKeys.Select(m => (m.Key, m.Key[..m.Key.LastIndexOf('.')], _modulePathById.GetValueOrDefault(m.Value)));
+
+    /// <summary>Members known with their ordinal from the names of methods on closures and of local functions
+    /// ("Ns.T+&lt;&gt;c__DisplayClass5_0" :: "&lt;GetAsync&gt;g__Local|0", "Ns.T" :: "&lt;GetAsync&gt;g__Local|5_0").</summary>
+    public IReadOnlyList<AsyncMethodName> MembersByOrdinal() => _membersByOrdinal;
+
+    private void AddCompiledMethod(string typeName, string methodName, long moduleId)
+    {
+        if (AsyncMethodName.Parse(typeName) is { } generated)
+        {
+            if (generated.Kind != GeneratedTypeKind.Closure)
+            {
+                _compiledMethodKeys.TryAdd(generated.MethodKey, moduleId); // a state machine's MoveNext
+            }
+            else if (MemberOf(methodName) is { } member && generated.MemberOrdinal is { } ordinal)
+            {
+                _membersByOrdinal.Add(generated with { MemberName = member, MemberOrdinal = ordinal, Kind = GeneratedTypeKind.StateMachine });
+                _compiledMethodKeys.TryAdd(generated.TypeKey + "." + member, moduleId);
+            }
+            return;
+        }
+        // A member of a user type, or a local function or lambda compiled as one ("<GetAsync>g__Local|5_0", "<Main>b__0_1").
+        if (AsyncMethodName.Parse(typeName + "+<" + (MemberOf(methodName) ?? methodName) + ">d__0") is not { } owner)
+        {
+            return;
+        }
+        _compiledMethodKeys.TryAdd(owner.MethodKey, moduleId);
+        if (AsyncMethodName.Parse(typeName + "+<" + methodName + ">d") is { Kind: not GeneratedTypeKind.StateMachine, MemberOrdinal: not null } local)
+        {
+            _compiledMethodKeys.TryAdd(local.MethodKey, moduleId);
+            _membersByOrdinal.Add(local);
+        }
+    }
+
+    /// <summary>"&lt;GetAsync&gt;g__Local|5_0" -> "GetAsync"; null for a name that is not a generated one.</summary>
+    private static string? MemberOf(string methodName) =>
+        methodName.StartsWith('<') && methodName.IndexOf('>', StringComparison.Ordinal) is var end and > 1 ? methodName[1..end] : null;
 
     /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
     public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);

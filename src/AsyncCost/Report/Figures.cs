@@ -63,6 +63,10 @@ public sealed class TypeAllocation
 
     /// <summary>Estimated objects allocated.</summary>
     public required Figure Objects { get; init; }
+
+    /// <summary>For an unattributed Task&lt;T&gt;: the join keys of the async methods returning that type, any of which may have
+    /// allocated it (the trace cannot tell them apart); empty otherwise.</summary>
+    public IReadOnlyList<string> CandidateMethods { get; init; } = [];
 }
 
 /// <summary>Costs of one user async method, async local function or async lambda.</summary>

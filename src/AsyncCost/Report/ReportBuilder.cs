@@ -38,7 +38,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name, catalog.ModuleOf(row.Name)))).ToList();
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -60,6 +60,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Passes = [.. passes.Select(p => p.ToSummary())],
             Methods = methods,
             UnattributedAllocations = unattributed,
+            MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
             Totals = Totals(allocationPass, hopPass, hopScale, threads),
             Threads = threads,
             Warnings = _warnings,
@@ -139,6 +140,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             {
                 method = TaskOwner(tally.TypeName);
             }
+            var candidates = method is null && allocationClass.Kind == AllocationKind.Task
+                ? catalog.MethodsReturning(tally.TypeName).Select(m => m.MethodKey).Distinct().ToList()
+                : [];
 
             var allocation = new TypeAllocation
             {
@@ -146,6 +150,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 Kind = allocationClass.Kind,
                 Bytes = Sampled(tally.Bytes, tally.BytesVariance, tally.Samples, source),
                 Objects = Sampled(tally.Objects, tally.ObjectsVariance, tally.Samples, source),
+                CandidateMethods = candidates,
             };
             if (method is null)
             {
@@ -176,15 +181,20 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
-    /// <summary>(type, member ordinal) -> method, from state machines seen in events and in the modules, to name closures.</summary>
+    /// <summary>
+    /// (type, member ordinal) -> member, to charge a closure (<c>&lt;&gt;c__DisplayClassN_M</c>, N the member's ordinal) to the
+    /// member that allocates it: from the state machines seen in events and in the modules (a method's, or its local
+    /// functions' and lambdas', whose names carry the member's ordinal) and from the methods the trace named on closures
+    /// and as local functions (a non-async member with an async local function allocates its closure on every call).
+    /// </summary>
     private Dictionary<(string TypeKey, int Ordinal), AsyncMethodName> MemberOrdinals(IEnumerable<AsyncMethodName?> seen)
     {
         var map = new Dictionary<(string, int), AsyncMethodName>();
-        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)))
+        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)).Concat(catalog.MembersByOrdinal()))
         {
-            if (name is { Kind: GeneratedTypeKind.StateMachine, MemberOrdinal: { } ordinal })
+            if (name is { Kind: not GeneratedTypeKind.Closure, MemberName: not null, MemberOrdinal: { } ordinal })
             {
-                map.TryAdd((name.TypeKey, ordinal), name);
+                map.TryAdd((name.TypeKey, ordinal), name with { Kind = GeneratedTypeKind.StateMachine, LocalName = null, LambdaOrdinal = null });
             }
         }
         return map;
