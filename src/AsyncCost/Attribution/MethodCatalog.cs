@@ -95,7 +95,9 @@ internal sealed class MethodCatalog
         {
             if (generated.Kind != GeneratedTypeKind.Closure)
             {
-                _compiledMethodKeys.TryAdd(generated.MethodKey, moduleId); // a state machine's MoveNext
+                // A state machine's MoveNext; a local function's or lambda's means its member ran too.
+                _compiledMethodKeys.TryAdd(generated.MethodKey, moduleId);
+                _compiledMethodKeys.TryAdd(generated.TypeKey + "." + generated.MemberName, moduleId);
             }
             else if (MemberOf(methodName) is { } member && generated.MemberOrdinal is { } ordinal)
             {

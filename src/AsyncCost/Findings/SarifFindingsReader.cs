@@ -177,24 +177,29 @@ public static class SarifFindingsReader
     private static string? ToPath(string? uri) =>
         uri is not null && Uri.TryCreate(uri, UriKind.Absolute, out var parsed) && parsed.IsFile ? parsed.LocalPath : uri;
 
+    // SARIF 2.1: tool.driver.rules, an array; 1.0: the run's own "rules", an object keyed by rule id.
+    private static IEnumerable<JsonElement> Rules(JsonElement run) =>
+        run.TryGetProperty("tool", out var tool) && tool.TryGetProperty("driver", out var driver)
+        && driver.TryGetProperty("rules", out var rules) && rules.ValueKind == JsonValueKind.Array
+            ? rules.EnumerateArray()
+            : run.TryGetProperty("rules", out var byId) && byId.ValueKind == JsonValueKind.Object
+                ? byId.EnumerateObject().Select(rule => rule.Value)
+                : [];
+
     private static Dictionary<string, FindingCostKind> ReadCostKinds(JsonElement run)
     {
         var kinds = new Dictionary<string, FindingCostKind>(StringComparer.Ordinal);
-        if (run.TryGetProperty("tool", out var tool) && tool.TryGetProperty("driver", out var driver)
-            && driver.TryGetProperty("rules", out var rules) && rules.ValueKind == JsonValueKind.Array)
+        foreach (var rule in Rules(run))
         {
-            foreach (var rule in rules.EnumerateArray())
+            if (String(rule, "id") is { } id && rule.TryGetProperty("properties", out var properties)
+                && properties.TryGetProperty("tags", out var tags) && tags.ValueKind == JsonValueKind.Array)
             {
-                if (String(rule, "id") is { } id && rule.TryGetProperty("properties", out var properties)
-                    && properties.TryGetProperty("tags", out var tags) && tags.ValueKind == JsonValueKind.Array)
+                foreach (var tag in tags.EnumerateArray())
                 {
-                    foreach (var tag in tags.EnumerateArray())
+                    if (tag.GetString() is { } text && text.StartsWith(CostTagPrefix, StringComparison.Ordinal)
+                        && Enum.TryParse<FindingCostKind>(text[CostTagPrefix.Length..], out var kind))
                     {
-                        if (tag.GetString() is { } text && text.StartsWith(CostTagPrefix, StringComparison.Ordinal)
-                            && Enum.TryParse<FindingCostKind>(text[CostTagPrefix.Length..], out var kind))
-                        {
-                            kinds[id] = kind;
-                        }
+                        kinds[id] = kind;
                     }
                 }
             }

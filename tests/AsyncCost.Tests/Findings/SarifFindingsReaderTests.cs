@@ -44,7 +44,10 @@ public class SarifFindingsReaderTests
               { "ruleId": "AC0006", "level": "warning", "message": "Blocking on a task",
                 "locations": [{ "resultFile": { "uri": "file:///src/Program.cs", "region": { "startLine": 7, "startColumn": 9 } } }],
                 "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Program.Consume" } } }
-            ]
+            ],
+            "rules": {
+              "AC0006": { "id": "AC0006", "defaultLevel": "note", "properties": { "category": "Performance", "tags": ["AsyncCost.Cost.Blocking"] } }
+            }
           }]
         }
         """;
@@ -81,7 +84,8 @@ public class SarifFindingsReaderTests
         var finding = Assert.Single(SarifFindingsReader.Parse(Sarif10, "build.sarif"));
 
         Assert.Equal(("AC0006", "Blocking on a task", "/src/Program.cs", 7), (finding.RuleId, finding.Message, finding.FilePath, finding.Line));
-        Assert.Equal(FindingCostKind.Unknown, finding.CostKind);
+        // 1.0 keeps the rules in the run, keyed by id (2.1: tool.driver.rules): the cost kind is read from there.
+        Assert.Equal(FindingCostKind.Blocking, finding.CostKind);
     }
 
     [Theory]

@@ -54,6 +54,28 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_closure_is_charged_to_the_member_that_allocates_it_not_to_its_async_local_function()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // The AC0009 shape: GetValueAsync (member ordinal 5) is not async; its async local function's state machine and the
+        // closure's own method carry the ordinal. SumAsync (ordinal 7) is known only from a method on its closure.
+        modules.AddMethod("Shop.Service+<<GetValueAsync>g__AwaitAsync|5_0>d", "MoveNext", "instance void  ()");
+        modules.AddMethod("Shop.Service+<>c__DisplayClass7_0", "<SumAsync>b__0", "instance int32  (int32)");
+        for (var i = 0; i < 100; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("Shop.Service+<>c__DisplayClass5_0", 32);
+            allocations.Allocations.OnAllocationSampled("Shop.Service+<>c__DisplayClass7_0", 24);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(["Shop.Service.GetValueAsync", "Shop.Service.SumAsync"], report.Methods.Select(m => m.MethodKey));
+        Assert.All(report.Methods, m => Assert.Equal(AllocationKind.Closure, Assert.Single(m.Allocations).Kind));
+        Assert.Equal(["Shop.Service.GetValueAsync", "Shop.Service.GetValueAsync.AwaitAsync", "Shop.Service.SumAsync"], report.MethodsThatRan);
+    }
+
+    [Fact]
     public void Rows_name_their_assembly_from_the_module_events_and_put_the_applications_own_first()
     {
         var modules = new MethodCatalog();
