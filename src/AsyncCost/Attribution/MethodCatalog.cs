@@ -10,6 +10,7 @@ internal sealed class MethodCatalog
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1[";
 
+
     private readonly AsyncMethodTable _fromTrace = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
@@ -48,6 +49,8 @@ internal sealed class MethodCatalog
             _moduleIdByTypeKey.TryAdd(own.TypeKey, moduleId);
         }
         AddCompiledMethod(type.Name, methodName, moduleId);
+        AssemblyAsyncMethods.AddClosureOf(_fromTrace, type.Name, methodName);
+        AssemblyAsyncMethods.AddClosureOf(_fromTrace, type.Name, null);
         // A state machine's own methods (MoveNext), or a box whose type arguments name one.
         _fromTrace.AddStateMachine(type.Name);
         foreach (var argument in type.Arguments)
@@ -78,6 +81,14 @@ internal sealed class MethodCatalog
     /// <summary>The path of the module holding <paramref name="method"/>'s type, when the trace's method and module events tell.</summary>
     public string? ModuleOf(AsyncMethodName method) =>
         _moduleIdByTypeKey.TryGetValue(method.TypeKey, out var id) && _modulePathById.TryGetValue(id, out var path) ? path : null;
+
+    /// <summary>
+    /// The member that allocates a closure (full name, or its nested name alone as allocation events may print it), from
+    /// what the compiler generated inside the closure: named by the trace's method events, or else by the assemblies still
+    /// at their recorded paths (a closure whose methods never ran, e.g. on a fast path, has no method events).
+    /// </summary>
+    public AsyncMethodName? ClosureOwner(string typeName) =>
+        _fromTrace.ClosureOwner(typeName) ?? (_fromAssemblies ??= ReadAssemblies()).ClosureOwner(typeName);
 
     /// <summary>Join keys of every method the trace's method events named (a method's own code, its state machine's
     /// MoveNext, its local functions and lambdas): the methods that were called at least once in the process; with the

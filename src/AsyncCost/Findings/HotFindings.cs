@@ -92,7 +92,10 @@ public static class HotFindingsRanker
             .Select(finding =>
             {
                 var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
-                var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured) : (FindingVerdict.Measured, null);
+                var share = method is null ? null : ShareOf(method, finding.CostKind, totals);
+                var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured)
+                    : share is null ? Unshared(method, finding.CostKind, measured)
+                    : (FindingVerdict.Measured, null);
                 return new HotFinding
                 {
                     Finding = finding,
@@ -100,7 +103,7 @@ public static class HotFindingsRanker
                     Exercised = method is not null,
                     Verdict = verdict,
                     VerdictReason = reason,
-                    Share = method is null ? null : ShareOf(method, finding.CostKind, totals),
+                    Share = share,
                 };
             })
             .OrderBy(h => h.Verdict)
@@ -128,10 +131,9 @@ public static class HotFindingsRanker
         {
             return (FindingVerdict.NotObservable, "The finding names no method (no AsyncCostMethod property): it cannot be joined to a measurement.");
         }
-        if (measured.UnattributedAllocations.FirstOrDefault(a => a.CandidateMethods.Any(c => SameMethod(key, c))) is { } shared)
+        if (SharedTask(key, measured) is { } shared)
         {
-            return (FindingVerdict.NotObservable, string.Create(CultureInfo.InvariantCulture,
-                $"Its {shared.TypeName} cannot be told from the same type returned by {shared.CandidateMethods.Count - 1} other method(s): {shared.Bytes.Value / 1_048_576:N1} MB of it stays unattributed."));
+            return (FindingVerdict.NotObservable, shared);
         }
         if (measured.MethodsThatRan.Count == 0)
         {
@@ -141,6 +143,26 @@ public static class HotFindingsRanker
             ? (FindingVerdict.NotObservable, "It ran (the trace's method events name it) but completed synchronously without allocating anything the allocation pass ties to it or suspending for the hop pass to see.")
             : (FindingVerdict.NotExercised, "The measured run never called it: the trace's method events, which name every method the process compiled, do not name it.");
     }
+
+    /// <summary>A method that ran but has no share of the cost its rule is about: say what the passes could not see.</summary>
+    private static (FindingVerdict, string) Unshared(MethodCost method, FindingCostKind kind, AsyncCostReport measured) =>
+        (FindingVerdict.NotObservable, SharedTask(method.MethodKey, measured) ?? string.Create(CultureInfo.InvariantCulture,
+            $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({method.Calls?.Value ?? 0:N0} call(s) seen)."));
+
+    private static string KindName(FindingCostKind kind) => kind switch
+    {
+        FindingCostKind.Allocations => "allocations",
+        FindingCostKind.Hops => "hops",
+        FindingCostKind.Blocking => "blocking waits",
+        _ => "cost",
+    };
+
+    /// <summary>The reason when the method returns a Task&lt;T&gt; that stays unattributed because several methods return that type.</summary>
+    private static string? SharedTask(string key, AsyncCostReport measured) =>
+        measured.UnattributedAllocations.FirstOrDefault(a => a.CandidateMethods.Any(c => SameMethod(key, c))) is { } shared
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"Its {shared.TypeName} cannot be told from the same type returned by {shared.CandidateMethods.Count - 1} other method(s): {shared.Bytes.Value / 1_048_576:N1} MB of it stays unattributed.")
+            : null;
 
     // A key ending in ".lambda" (ordinal unknown to the analyzer) stands for all of that member's lambdas.
     private static bool SameMethod(string findingKey, string measuredKey) =>

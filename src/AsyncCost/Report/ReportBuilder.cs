@@ -126,13 +126,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
             _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
         }
-        var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
+        var classes = tallies.Select(t => (Tally: t, Class: ClassifyClosureAware(t.TypeName))).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
         foreach (var (tally, allocationClass) in classes)
         {
             var method = allocationClass.Method;
-            if (allocationClass.Kind == AllocationKind.Closure && method is not null)
+            if (allocationClass.Kind == AllocationKind.Closure && method is { MemberName: null })
             {
                 method = ordinals.TryGetValue((method.TypeKey, method.MemberOrdinal ?? -1), out var owner) ? owner : method;
             }
@@ -162,6 +162,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             }
         }
         return [.. unattributed.Take(MaxUnattributedRows)];
+    }
+
+    /// <summary>The allocation's class; a closure is charged to the member the catalog says allocates it, even when the
+    /// allocation event printed its nested name alone ("&lt;&gt;c__DisplayClass5_0").</summary>
+    private AllocationClass ClassifyClosureAware(string typeName)
+    {
+        var allocationClass = AllocationClassifier.Classify(typeName);
+        return allocationClass.Kind is AllocationKind.Closure or AllocationKind.Other && catalog.ClosureOwner(typeName) is { } owner
+            ? new AllocationClass(AllocationKind.Closure, owner)
+            : allocationClass;
     }
 
     /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as returning it, if there is exactly one.</summary>

@@ -76,6 +76,29 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_closure_printed_by_its_nested_name_alone_is_charged_to_the_member_its_methods_name()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // AllocationSampled prints a nested type by its own name; the closure's method (here a lambda's) says whose it is.
+        modules.AddMethod("Shop.Quotes+<>c__DisplayClass5_0", "<GetValueAsync>b__0", "instance int32  ()");
+        modules.AddMethod("Shop.Other+<>c__DisplayClass2_0", "<RunAsync>b__0", "instance void  ()");
+        modules.AddMethod("Shop.Third+<>c__DisplayClass2_0", "<StopAsync>b__0", "instance void  ()"); // two closures so named: no owner
+        for (var i = 0; i < 100; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("<>c__DisplayClass5_0", 40);
+            allocations.Allocations.OnAllocationSampled("<>c__DisplayClass2_0", 40);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        var owner = Assert.Single(report.Methods);
+        Assert.Equal("Shop.Quotes.GetValueAsync", owner.MethodKey);
+        Assert.Equal(AllocationKind.Closure, Assert.Single(owner.Allocations).Kind);
+        Assert.Equal("<>c__DisplayClass2_0", Assert.Single(report.UnattributedAllocations).TypeName);
+    }
+
+    [Fact]
     public void Rows_name_their_assembly_from_the_module_events_and_put_the_applications_own_first()
     {
         var modules = new MethodCatalog();
