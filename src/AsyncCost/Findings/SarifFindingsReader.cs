@@ -46,10 +46,13 @@ public static class SarifFindingsReader
         var seen = new HashSet<(string, string?, int?, int?)>();
         foreach (var file in paths.SelectMany(LogFiles))
         {
-            var log = ParseLog(File.ReadAllText(file), file, out var results);
+            var log = ParseLog(File.ReadAllText(file), file, out var results, out var tool);
             if (log.Count == 0)
             {
-                warnings.Add(new ReportWarning("sarif-empty", results == 0
+                warnings.Add(new ReportWarning("sarif-empty",
+                    tool is not null && !tool.Contains("Compiler", StringComparison.OrdinalIgnoreCase)
+                    ? $"{file} is a SARIF log from {tool}, not from a .NET build with the AsyncCost analyzers: it has no AsyncCost findings to rank."
+                    : results == 0
                     ? $"{file} has no results: no analyzer reported anything in that build (or another project's log overwrote it; give each project its own ErrorLog)."
                     : $"{file} has {results.ToString("N0", CultureInfo.InvariantCulture)} results but none from the AsyncCost analyzers (no AsyncCostMethod property)."));
             }
@@ -74,11 +77,16 @@ public static class SarifFindingsReader
 
     /// <summary>Reads SARIF text; <paramref name="sourceName"/> names it in error messages.</summary>
     /// <exception cref="FindingsFileInvalidException">The text is not a SARIF log.</exception>
-    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName) => ParseLog(json, sourceName, out _);
+    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName) => ParseLog(json, sourceName, out _, out _);
 
-    private static List<AnalyzerFinding> ParseLog(string json, string sourceName, out int results)
+    /// <param name="json">The log's text.</param>
+    /// <param name="sourceName">Names the log in error messages.</param>
+    /// <param name="results">The results of every rule, AsyncCost's or not.</param>
+    /// <param name="tool">The first run's tool (2.1: tool.driver.name; 1.0: tool.name), when named.</param>
+    private static List<AnalyzerFinding> ParseLog(string json, string sourceName, out int results, out string? tool)
     {
         results = 0;
+        tool = null;
         JsonDocument document;
         try
         {
@@ -102,6 +110,9 @@ public static class SarifFindingsReader
             var seen = new HashSet<(string, string?, int?, int?)>();
             foreach (var run in runs.EnumerateArray())
             {
+                tool ??= run.TryGetProperty("tool", out var toolElement)
+                    ? (toolElement.TryGetProperty("driver", out var driver) ? String(driver, "name") : String(toolElement, "name"))
+                    : null;
                 var costKinds = ReadCostKinds(run);
                 if (!run.TryGetProperty("results", out var runResults) || runResults.ValueKind != JsonValueKind.Array)
                 {

@@ -138,6 +138,23 @@ public class SarifFindingsReaderTests
     }
 
     [Fact]
+    public void A_log_from_another_tool_is_named_as_such_in_one_warning()
+    {
+        using var folder = new TempFolder();
+        var eslint = folder.Write("eslint.sarif", """
+            { "version": "2.1.0", "runs": [{ "tool": { "driver": { "name": "ESLint", "rules": [{ "id": "no-unused-vars" }] } },
+              "results": [{ "ruleId": "no-unused-vars", "level": "warning", "message": { "text": "'x' is assigned a value but never used." } }] }] }
+            """);
+
+        var read = SarifFindingsReader.ReadAll([eslint]);
+
+        Assert.Empty(read.Findings);
+        var warning = Assert.Single(read.Warnings);
+        Assert.Equal("sarif-empty", warning.Code);
+        Assert.Equal(eslint + " is a SARIF log from ESLint, not from a .NET build with the AsyncCost analyzers: it has no AsyncCost findings to rank.", warning.Message);
+    }
+
+    [Fact]
     public void A_folder_stands_for_every_sarif_log_in_it_and_the_same_finding_counts_once()
     {
         using var folder = new TempFolder();
