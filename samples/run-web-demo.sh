@@ -11,6 +11,7 @@ seconds="${1:-10}"
 out="artifacts/web-demo"
 mkdir -p "$out"
 step() { printf '\n==> %s\n' "$*"; }
+source samples/web-service.sh
 fail() { echo "run-web-demo: $*" >&2; exit 1; }
 
 step "build dotnet-asynccost"
@@ -45,18 +46,7 @@ for sample in WebShop WebShop.Fixed; do
     -p:ErrorLog="$PWD/$out/$sample.sarif%2Cversion=2.1" >/dev/null
 
   step "start $sample on a free loopback port"
-  # Port 0: Kestrel takes a free port and logs it (the lifetime log stays on; the request logs do not).
-  env Logging__LogLevel__Default=Warning 'Logging__LogLevel__Microsoft.Hosting.Lifetime=Information' \
-    dotnet "samples/$sample/bin/Release/net10.0/$sample.dll" --urls http://127.0.0.1:0 >"$out/$sample.service.log" 2>&1 &
-  service=$!
-  url=""
-  for _ in $(seq 150); do
-    url=$(grep -m1 -oE 'http://127\.0\.0\.1:[0-9]+' "$out/$sample.service.log" || true)
-    [[ -n "$url" ]] && break
-    kill -0 "$service" 2>/dev/null || { cat "$out/$sample.service.log" >&2; fail "$sample exited at start"; }
-    sleep 0.2
-  done
-  [[ -n "$url" ]] || fail "$sample did not start listening in 30 s"
+  start_web_service "samples/$sample/bin/Release/net10.0/$sample.dll" "$out/$sample.service.log" || fail "$sample did not start"
   echo "$sample: pid $service at $url"
 
   step "warm up (JIT, caches), then load $url for $((seconds + 4)) s while dotnet-asynccost attaches for $seconds s"

@@ -9,13 +9,8 @@ namespace AsyncCost.Cli.Tests;
 /// </summary>
 public sealed class WebServiceTraceTests
 {
-    private static readonly string RecordedDirectory = Path.Combine(Repository.Root, "tests", "AsyncCost.Cli.Tests", "Recorded");
-    private static readonly string Sarif = Path.Combine(RecordedDirectory, "webshop.sarif");
-    private static readonly string[] Traces =
-    [
-        Path.Combine(RecordedDirectory, "webshop.allocations.nettrace"),
-        Path.Combine(RecordedDirectory, "webshop.hops.nettrace"),
-    ];
+    private static readonly string Sarif = Repository.Recorded("webshop.sarif");
+    private static readonly string[] Traces = Repository.RecordedTraces("webshop");
 
     private static async Task<JsonNode> HotFindingsAsync()
     {

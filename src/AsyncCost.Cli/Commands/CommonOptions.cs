@@ -28,7 +28,7 @@ internal static class CommonOptions
     public static Option<string[]> Sarif() => new("--sarif")
     {
         Description = "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
-            + "by what their methods cost in this measurement; findings in methods that never ran are listed last as not exercised. "
+            + "by what their methods cost in this measurement; findings no pass could measure are listed last, as not observable or (their method never ran) not exercised. "
             + "Repeat it for several logs (one per project), or name a folder for every *.sarif in it.",
         HelpName = "build.sarif|folder",
     };

@@ -50,7 +50,7 @@ public static class SarifFindingsReader
             if (log.Count == 0)
             {
                 warnings.Add(new ReportWarning("sarif-empty",
-                    tool is not null && !tool.Contains("Compiler", StringComparison.OrdinalIgnoreCase)
+                    tool is not null && !IsDotNetCompiler(tool)
                     ? $"{file} is a SARIF log from {tool}, not from a .NET build with the AsyncCost analyzers: it has no AsyncCost findings to rank."
                     : results == 0
                     ? $"{file} has no results: no analyzer reported anything in that build (or another project's log overwrote it; give each project its own ErrorLog)."
@@ -60,6 +60,10 @@ public static class SarifFindingsReader
         }
         return new SarifFindings(findings, warnings);
     }
+
+    // The C# and VB compilers name themselves "Microsoft (R) Visual C# Compiler" (and "csc", "vbc" in hand-written logs).
+    private static bool IsDotNetCompiler(string tool) =>
+        tool.Contains("Compiler", StringComparison.OrdinalIgnoreCase) || tool is "csc" or "vbc";
 
     private static IEnumerable<string> LogFiles(string path)
     {

@@ -20,6 +20,7 @@ trap cleanup EXIT
 
 dotnet build src/AsyncCost.Cli -c Release -nologo -v:q
 tool=(dotnet src/AsyncCost.Cli/bin/Release/net10.0/dotnet-asynccost.dll)
+source samples/web-service.sh
 sample=$([[ $target == chatty ]] && echo ChattyPipeline || echo WebShop)
 sarif=()
 [ "${1:-}" = "--sarif" ] && sarif=(-p:ErrorLog="$work/$target.sarif%2Cversion=2.1" -p:AsyncCostAnalysisMode=All --no-incremental)
@@ -29,16 +30,7 @@ dotnet build "samples/$sample" -c Release -nologo -v:q -o "$work/app" -p:Continu
 if [[ $target == chatty ]]; then
   "${tool[@]}" collect -o "$work/chatty" -- dotnet "$work/app/ChattyPipeline.dll" --operations 100 > /dev/null
 else
-  env Logging__LogLevel__Default=Warning 'Logging__LogLevel__Microsoft.Hosting.Lifetime=Information' \
-    dotnet "$work/app/WebShop.dll" --urls http://127.0.0.1:0 > "$work/service.log" 2>&1 &
-  service=$!
-  url=""
-  for _ in $(seq 150); do
-    url=$(grep -m1 -oE 'http://127\.0\.0\.1:[0-9]+' "$work/service.log" || true)
-    [[ -n "$url" ]] && break
-    sleep 0.2
-  done
-  [[ -n "$url" ]] || { cat "$work/service.log" >&2; exit 1; }
+  start_web_service "$work/app/WebShop.dll" "$work/service.log"
   timeout 3 curl -s -o /dev/null "$url/checkout/[1-2000]" || true # warm up: JIT, the price cache, the rates
   timeout 6 curl -s -o /dev/null "$url/checkout/[1-100000]" &
   load=$!
