@@ -27,7 +27,7 @@ internal static class HotFindingsDocument
                 method?.DisplayName ?? row.Finding.MethodKey ?? "-",
                 CostName(row.Finding.CostKind),
                 row.Exercised ? Numbers.Percent(row.Share) : "not exercised",
-                method?.Calls is { } calls ? Numbers.Count(calls.Value) : "-",
+                Numbers.Count(method?.Calls),
                 Numbers.PerCall(method?.BytesPerCall),
                 Numbers.PerCall(method?.HopsPerCall));
         }
@@ -38,7 +38,7 @@ internal static class HotFindingsDocument
     /// <summary>For spreadsheets (csv): plain numbers.</summary>
     public static TextTable Raw(HotFindingsReport hot)
     {
-        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "bytesPerCall", "hopsPerCall", "message"];
+        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "callsErrorBound", "bytesPerCall", "bytesPerCallErrorBound", "hopsPerCall", "message"];
         var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var row in hot.Findings)
         {
@@ -54,8 +54,10 @@ internal static class HotFindingsDocument
                 row.Exercised ? "true" : "false",
                 Numbers.Raw(row.Share),
                 Numbers.Raw(row.Method?.Calls?.Value),
-                Numbers.Raw(row.Method?.BytesPerCall),
-                Numbers.Raw(row.Method?.HopsPerCall),
+                Numbers.Raw(row.Method?.Calls?.ErrorBound),
+                Numbers.Raw(row.Method?.BytesPerCall?.Value),
+                Numbers.Raw(row.Method?.BytesPerCall?.ErrorBound),
+                Numbers.Raw(row.Method?.HopsPerCall?.Value),
                 finding.Message);
         }
 

@@ -30,7 +30,7 @@ public sealed class HotFinding
 public sealed class HotFindingsReport
 {
     /// <summary>Schema version of the JSON form; bumped only when a field changes meaning or is removed.</summary>
-    public const int CurrentSchemaVersion = 1;
+    public const int CurrentSchemaVersion = 2;
 
     /// <summary>Schema version of this report.</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
@@ -128,34 +128,33 @@ public static class HotFindingsRanker
     private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
         methods.Sum(m => figure(m)?.Value ?? 0);
 
-    private static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName) => new()
+    private static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName)
     {
-        MethodKey = key,
-        DisplayName = displayName,
-        Calls = rows.Select(m => m.Calls).Aggregate(Add),
-        SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
-        Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
-        Objects = rows.Select(m => m.Objects).Aggregate(Add),
-        Hops = rows.Select(m => m.Hops).Aggregate(Add),
-        BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
-        BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
-        ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
-        Allocations = [.. rows.SelectMany(m => m.Allocations)],
-    };
-
-    // Independent sampled estimates add; so do their variances (error bounds add in quadrature).
-    private static Figure? Add(Figure? a, Figure? b) => (a, b) switch
-    {
-        (null, _) => b,
-        (_, null) => a,
-        _ => a with
+        var sampledCalls = Figure.Sum(rows.Select(m => m.SampledCalls));
+        var suspendingCalls = Figure.Sum(rows.Select(m => m.SuspendingCalls));
+        var bytes = Figure.Sum(rows.Select(m => m.Bytes));
+        var objects = Figure.Sum(rows.Select(m => m.Objects));
+        var hops = Figure.Sum(rows.Select(m => m.Hops));
+        return new()
         {
-            Value = a.Value + b.Value,
-            Samples = a.Samples + b.Samples,
-            ErrorBound = Math.Sqrt(a.ErrorBound * a.ErrorBound + b.ErrorBound * b.ErrorBound),
-            Sampled = a.Sampled || b.Sampled,
-        },
-    };
+            MethodKey = key,
+            DisplayName = displayName,
+            Calls = Figure.Sum(rows.Select(m => m.Calls)),
+            SampledCalls = sampledCalls,
+            SuspendingCalls = suspendingCalls,
+            Bytes = bytes,
+            Objects = objects,
+            BytesPerCall = Figure.Ratio(bytes, sampledCalls),
+            ObjectsPerCall = Figure.Ratio(objects, sampledCalls),
+            Hops = hops,
+            HopsPerCall = Figure.Ratio(hops, suspendingCalls),
+            BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),
+            BlockedMilliseconds = Figure.Sum(rows.Select(m => m.BlockedMilliseconds)),
+            ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
+            Allocations = [.. rows.SelectMany(m => m.Allocations)],
+        };
+    }
+
 
     private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds);
 }

@@ -4,10 +4,19 @@ namespace AsyncCost.Report;
 
 /// <summary>
 /// One measured quantity: a value, its error bound (half-width of a ~95 % interval; 0 for exact counts),
-/// the number of events behind it, and the pass it came from.
+/// the number of events behind it, and the pass it came from. An estimate's bound comes from its sampling model: an
+/// allocation sample stands for ~100 KB of allocations, so a figure made of n samples is a Poisson-like count whose
+/// relative standard error is about 1/√n (the Horvitz–Thompson variance of the allocation computer gives exactly that for
+/// one object size); the bound is 1.96 standard errors, a 95 % confidence level. Exact counts (every event seen) have none.
 /// </summary>
 public sealed record Figure
 {
+    /// <summary>The confidence level of every <see cref="ErrorBound"/>.</summary>
+    public const double ConfidenceLevel = 0.95;
+
+    /// <summary>Standard errors per bound at <see cref="ConfidenceLevel"/> (normal approximation).</summary>
+    public const double StandardErrors = 1.96;
+
     /// <summary>The estimate (or exact count).</summary>
     public double Value { get; init; }
 
@@ -23,11 +32,89 @@ public sealed record Figure
     /// <summary>The pass the figure came from.</summary>
     public FigureSource Source { get; init; }
 
+    /// <summary>Exact (every event counted) or estimate (from samples or scaled from windows; see <see cref="ErrorBound"/>).</summary>
+    public FigureKind Kind => Sampled ? FigureKind.Estimate : FigureKind.Exact;
+
     /// <summary>Relative error bound (ErrorBound / Value), 0 when the value is 0.</summary>
     public double RelativeError => Value == 0 ? 0 : ErrorBound / Value;
 
     /// <summary>An exact count.</summary>
     public static Figure Exact(double value, FigureSource source) => new() { Value = value, Samples = (long)value, Source = source };
+
+    /// <summary>This figure divided by a positive number (per operation, per second): the same kind, the bound scaled alike.</summary>
+    public Figure Per(double divisor) => this with { Value = Value / divisor, ErrorBound = ErrorBound / divisor };
+
+    /// <summary>
+    /// The sum of independent figures (missing ones skipped; null when all are): the values add, and so do the variances,
+    /// so the bounds add in quadrature; an estimate when any part is.
+    /// </summary>
+    public static Figure? Sum(IEnumerable<Figure?> figures) => figures.Aggregate((Figure?)null, (sum, figure) => (sum, figure) switch
+    {
+        (null, _) => figure,
+        (_, null) => sum,
+        _ => sum with
+        {
+            Value = sum.Value + figure.Value,
+            Samples = sum.Samples + figure.Samples,
+            ErrorBound = Math.Sqrt((sum.ErrorBound * sum.ErrorBound) + (figure.ErrorBound * figure.ErrorBound)),
+            Sampled = sum.Sampled || figure.Sampled,
+        },
+    });
+
+    /// <summary>
+    /// A ratio of two figures measured independently (a per-call figure of combined rows): its relative bound is the two
+    /// relative bounds added in quadrature (first-order error propagation), an estimate when either side is; null when the
+    /// denominator is not positive.
+    /// </summary>
+    public static Figure? Ratio(Figure? numerator, Figure? denominator)
+    {
+        if (numerator is null || denominator is not { Value: > 0 })
+        {
+            return null;
+        }
+        var value = numerator.Value / denominator.Value;
+        var relative = Math.Sqrt((numerator.RelativeError * numerator.RelativeError) + (denominator.RelativeError * denominator.RelativeError));
+        return new Figure
+        {
+            Value = value,
+            ErrorBound = relative * value,
+            Samples = Math.Min(numerator.Samples, denominator.Samples),
+            Sampled = numerator.Sampled || denominator.Sampled,
+            Source = numerator.Source,
+        };
+    }
+}
+
+/// <summary>
+/// One quantity in two runs (before and after a change): the ratio after/before with its bound, and whether the difference
+/// is inside the noise. The bounds are each figure's own (95 %); two exact figures have none, so any difference between them
+/// is real for those runs (how much a rerun of the same code would vary is not measured).
+/// </summary>
+/// <param name="Before">The first run's figure.</param>
+/// <param name="After">The second run's figure.</param>
+public sealed record FigureDifference(Figure Before, Figure After)
+{
+    /// <summary>After / before, null when before is not positive.</summary>
+    public double? Ratio => Before.Value > 0 ? After.Value / Before.Value : null;
+
+    /// <summary>The ratio's relative bound: the two relative bounds added in quadrature (first-order error propagation).</summary>
+    public double RatioRelativeBound => Math.Sqrt((Before.RelativeError * Before.RelativeError) + (After.RelativeError * After.RelativeError));
+
+    /// <summary>True when the two figures' intervals overlap (value ± bound): the runs may not differ at all.</summary>
+    public bool WithinNoise => Math.Abs(After.Value - Before.Value) <= Before.ErrorBound + After.ErrorBound;
+
+    /// <summary>True when either figure is an estimate.</summary>
+    public bool Estimated => Before.Sampled || After.Sampled;
+}
+
+/// <summary>How a figure was obtained.</summary>
+public enum FigureKind
+{
+    /// <summary>Every event was counted: the figure is exact for what was recorded.</summary>
+    Exact,
+
+    /// <summary>Estimated from samples (or scaled from windows): read it with its error bound.</summary>
+    Estimate,
 }
 
 /// <summary>The kind of allocation an async method caused.</summary>
@@ -84,9 +171,16 @@ public sealed class MethodCost
     /// <summary>A readable name for display (e.g. "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local").</summary>
     public required string DisplayName { get; init; }
 
-    /// <summary>Calls seen: suspending calls counted from state-machine boxes (allocation pass) or box creations (hop pass),
-    /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
+    /// <summary>Calls of the method, the figure to show: the exact count of its calls when the hop pass counted them (a
+    /// continuous pass saw every box created, and the allocation pass saw none of its calls complete synchronously, which the
+    /// hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
+    /// count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
+    [Description("Calls of the method: exact (kind 'exact') when the hop pass counted every one of them, else the allocation pass's estimate (kind 'estimate', see errorBound).")]
     public Figure? Calls { get; init; }
+
+    /// <summary>Calls estimated from the allocation samples of the method's boxes and result tasks (one per call), the
+    /// denominator of <see cref="BytesPerCall"/> and <see cref="ObjectsPerCall"/>; null without an allocation pass.</summary>
+    public Figure? SampledCalls { get; init; }
 
     /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
     public Figure? SuspendingCalls { get; init; }
@@ -107,14 +201,15 @@ public sealed class MethodCost
     /// <summary>Milliseconds its blocking waits held their threads (hop pass), null when that pass did not run.</summary>
     public Figure? BlockedMilliseconds { get; init; }
 
-    /// <summary>Bytes per call, when bytes and calls come from the same pass and calls &gt; 0.</summary>
-    public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } && Calls.Source == Bytes.Source ? Bytes.Value / Calls.Value : null;
+    /// <summary>Bytes per call: <see cref="Bytes"/> over <see cref="SampledCalls"/>, both from the same samples, so its bound
+    /// is the ratio estimator's, usually far narrower than either's; null without sampled calls.</summary>
+    public Figure? BytesPerCall { get; init; }
 
-    /// <summary>Objects per call, when objects and calls come from the same pass and calls &gt; 0.</summary>
-    public double? ObjectsPerCall => Objects is not null && Calls is { Value: > 0 } && Calls.Source == Objects.Source ? Objects.Value / Calls.Value : null;
+    /// <summary>Objects per call, as <see cref="BytesPerCall"/>.</summary>
+    public Figure? ObjectsPerCall { get; init; }
 
-    /// <summary>Hops per suspending call (both from the hop pass), when it had any.</summary>
-    public double? HopsPerCall => Hops is not null && SuspendingCalls is { Value: > 0 } ? Hops.Value / SuspendingCalls.Value : null;
+    /// <summary>Hops per suspending call (both from the hop pass, counted in the same windows, so exact), when it had any.</summary>
+    public Figure? HopsPerCall { get; init; }
 
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
     public double? ShareOfAsyncBytes { get; init; }
