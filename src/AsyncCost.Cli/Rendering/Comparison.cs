@@ -17,12 +17,14 @@ internal sealed record ComparedFigure(string Key, string Name, Func<double, stri
 /// <summary>Two measured runs side by side ('compare'): totals, per operation when the operation count is known, and rates.</summary>
 internal sealed class Comparison
 {
-    // The costs the closing sentence speaks of, with the verb and noun that say what changed.
+    // The costs the closing sentence speaks of, with the verb and noun that say what changed. Not the whole process's
+    // allocated bytes: that counter includes startup and the runtime's own work, which a per-operation figure would charge
+    // to the operations.
     private static readonly (string Key, string Verb, string Noun)[] SummaryFigures =
     [
-        ("allocatedBytes", "allocates", "bytes"),
         ("asyncMethodBytes", "allocates", "bytes in async methods"),
         ("hops", "makes", "thread-pool hops"),
+        ("voluntaryContextSwitches", "makes", "voluntary context switches (threads blocking)"),
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, IReadOnlyList<ComparedFigure> figures)
@@ -44,8 +46,10 @@ internal sealed class Comparison
         var perOp = operations is null ? "" : " per op";
         ComparedFigure Total(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure) =>
             new(key, name + perOp, format, PerOp(figure(before), operations), PerOp(figure(after), operations), operations is not null);
-        ComparedFigure Rate(string key, string name, Func<AsyncCostReport, long?> count) =>
-            new(key, name, Numbers.Count, PerSecond(count(before), before), PerSecond(count(after), after));
+        // Context switches per operation when the operations are known (a cost), else per second (a rate).
+        ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) => operations is null
+            ? new(key + "PerSecond", name + "/s", Numbers.Count, PerSecond(count(before), before), PerSecond(count(after), after))
+            : Total(key, name, Fraction, r => count(r) is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null);
         return new Comparison(beforeName, afterName, operations,
         [
             Total("allocatedBytes", "Allocated bytes", Numbers.Bytes, r => r.Totals.AllocatedBytes),
@@ -53,57 +57,67 @@ internal sealed class Comparison
             Total("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops),
             Total("completedWorkItems", "Work items completed", Fraction, r => r.Totals.CompletedWorkItems),
             Total("lockContentions", "Lock contentions", Fraction, r => r.Totals.LockContentions),
-            Rate("voluntaryContextSwitchesPerSecond", "Voluntary context switches/s", r => r.Totals.VoluntaryContextSwitches),
-            Rate("involuntaryContextSwitchesPerSecond", "Involuntary context switches/s", r => r.Totals.InvoluntaryContextSwitches),
+            Switches("voluntaryContextSwitches", "Voluntary context switches", r => r.Totals.VoluntaryContextSwitches),
+            Switches("involuntaryContextSwitches", "Involuntary context switches", r => r.Totals.InvoluntaryContextSwitches),
             new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
                 Figure.Exact(after.Duration.TotalSeconds, FigureSource.OperatingSystem)),
         ]);
     }
 
     /// <summary>
-    /// What changed, in one sentence: each cost (bytes, async-method bytes, hops) whose difference is outside its bound, as
-    /// "N× fewer" or "N× more"; the costs whose difference is inside the noise are named as such, never as a change.
+    /// What changed, in one sentence: each cost (async-method bytes, hops, voluntary context switches) that changed beyond
+    /// doubt (<see cref="FigureDifference.IsChange"/>), as "N× fewer" or "N× more"; the others are named as unchanged within
+    /// the noise, never as a change.
     /// </summary>
     public string Summary()
     {
         string before = RunName(BeforeName), after = RunName(AfterName);
         var per = Operations is null ? "" : " per operation";
         var changed = new List<string>();
-        var noise = new List<string>();
+        var unchanged = new List<string>();
+        var incomparable = new List<string>();
+        string? lastVerb = null;
         foreach (var (key, verb, noun) in SummaryFigures)
         {
-            var figure = Figures.Single(f => f.Key == key);
-            if (figure.Difference is not { Ratio: { } ratio } difference)
+            if (Figures.FirstOrDefault(f => f.Key == key)?.Difference is not { Ratio: { } ratio } difference)
             {
                 continue;
             }
-            if (figure.WithinNoise || ratio == 1)
+
+            if (!difference.Comparable)
             {
-                noise.Add(noun);
+                incomparable.Add(noun);
+            }
+            else if (difference.IsChange)
+            {
+                // "makes 1.2× fewer hops and 3.0× fewer context switches": a verb is said once for the figures that follow it.
+                changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(ratio)} {noun}{per}"
+                    + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
+                lastVerb = verb;
             }
             else
             {
-                changed.Add($"{verb} {Factor(ratio)} {noun}{per}" + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
+                unchanged.Add(noun);
             }
         }
 
-        var sentence = changed.Count == 0
-            ? $"{after} and {before} show no difference outside the noise"
-            : $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound";
-        if (changed.Count > 0 && noise.Count > 0)
+        var tolerance = Numbers.Percent(FigureDifference.RunToRunTolerance).Replace(".0 ", " ", StringComparison.Ordinal);
+        var noChange = $"no change beyond the noise or {tolerance} in {JoinAnd(unchanged)}";
+        var sentence = changed.Count > 0
+            ? $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound" + (unchanged.Count > 0 ? "; " + noChange : "")
+            : unchanged.Count > 0 ? $"{after} and {before} show {noChange}" : $"{after} and {before} have no costs to compare";
+        if (incomparable.Count > 0)
         {
-            sentence += $"; {JoinAnd(noise)} differ only within the noise";
-        }
-        else if (changed.Count == 0 && noise.Count > 0)
-        {
-            sentence += $" in {JoinAnd(noise)}";
+            sentence += $"; {JoinAnd(incomparable)} come from different passes and are not compared";
         }
 
         return sentence + ".";
 
         static string Factor(double ratio) => ratio < 1
-            ? (1 / ratio).ToString("0.0", CultureInfo.InvariantCulture) + "× fewer"
-            : ratio.ToString("0.0", CultureInfo.InvariantCulture) + "× more";
+            ? Times(1 / ratio) + " fewer"
+            : Times(ratio) + " more";
+
+        static string Times(double factor) => factor.ToString(factor >= 100 ? "N0" : "0.0", CultureInfo.InvariantCulture) + "×";
     }
 
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
@@ -113,8 +127,8 @@ internal sealed class Comparison
             [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
         {
             Note = "~ marks an estimate with its error bound (95 %); ≈ marks a difference within the noise (the two bounds overlap), "
-                + "which is no evidence of a change. Bytes come from the allocation pass (TPL events off); hops from the hop pass; "
-                + "context switches from /proc over the whole session.",
+                + "which is no evidence of a change. Allocated bytes are the whole process's (startup included); async-method bytes come "
+                + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session.",
         };
         foreach (var figure in Figures)
         {
@@ -186,6 +200,12 @@ internal sealed class Comparison
         {
             return "-";
         }
+
+        if (!difference.Comparable)
+        {
+            return "passes differ";
+        }
+
         var text = ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×";
         return figure.WithinNoise ? "≈ " + text + " (noise)"
             : difference.Estimated ? text + " " + Numbers.CompactBound(difference.RatioRelativeBound)
@@ -195,7 +215,7 @@ internal sealed class Comparison
     private static string RunName(string path) => Path.GetFileNameWithoutExtension(path);
 
     private static string JoinAnd(List<string> parts) =>
-        parts.Count == 1 ? parts[0] : string.Join(", ", parts.Take(parts.Count - 1)) + " and " + parts[^1];
+        parts.Count <= 1 ? string.Concat(parts) : string.Join(", ", parts.Take(parts.Count - 1)) + " and " + parts[^1];
 
     private static Figure? PerOp(Figure? total, long? operations) => operations is { } count && total is not null ? total.Per(count) : total;
 

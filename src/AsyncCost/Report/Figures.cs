@@ -88,12 +88,24 @@ public sealed record Figure
 /// <summary>
 /// One quantity in two runs (before and after a change): the ratio after/before with its bound, and whether the difference
 /// is inside the noise. The bounds are each figure's own (95 %); two exact figures have none, so any difference between them
-/// is real for those runs (how much a rerun of the same code would vary is not measured).
+/// is real for those runs, but a rerun of the same code differs by a few percent too (background work, timing), which no
+/// bound measures: <see cref="IsChange"/> also asks for <see cref="RunToRunTolerance"/>.
 /// </summary>
 /// <param name="Before">The first run's figure.</param>
 /// <param name="After">The second run's figure.</param>
 public sealed record FigureDifference(Figure Before, Figure After)
 {
+    /// <summary>The smallest relative difference named as a change. Two runs of the same sample differ by up to ~5 % in
+    /// exact counts (context switches, work items; measured with ChattyPipeline run twice), so 10 % leaves a margin.</summary>
+    public const double RunToRunTolerance = 0.10;
+
+    /// <summary>True when both figures come from the same kind of pass: the hop pass's TPL tracing changes what a process
+    /// allocates, so bytes from it are not comparable with bytes from the allocation pass.</summary>
+    public bool Comparable => Before.Source == After.Source;
+
+    /// <summary>True when the runs differ beyond doubt: comparable, outside the noise, and by at least <see cref="RunToRunTolerance"/>.</summary>
+    public bool IsChange => Comparable && !WithinNoise && Ratio is { } ratio && Math.Abs(ratio - 1) >= RunToRunTolerance;
+
     /// <summary>After / before, null when before is not positive.</summary>
     public double? Ratio => Before.Value > 0 ? After.Value / Before.Value : null;
 
