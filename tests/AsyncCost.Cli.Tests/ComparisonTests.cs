@@ -49,6 +49,19 @@ public sealed class ComparisonTests
     }
 
     [Fact]
+    public void A_run_whose_allocation_pass_sampled_no_async_method_is_below_a_bound_not_zero()
+    {
+        var sampled = Run(asyncBytes: Estimate(102_400, 200_700), hops: 1_200, voluntarySwitches: 6_000);
+        var none = Run(asyncBytes: null, hops: 1_200, voluntarySwitches: 6_000);
+
+        var comparison = Comparison.Create("run1.json", sampled, "run2.json", none, Operations);
+
+        // Fewer than 3 samples' worth (3 × 100 KB over 200 operations) may hide behind a run that sampled nothing.
+        Assert.Matches(@"Async-method bytes per op\s+~512 B ±196%\s+<1\.5 KB\s+≈ 0\.00× \(noise\)", Table(comparison));
+        Assert.Equal("estimate", (string)JsonFigure(comparison, "asyncMethodBytes")["after"]!["kind"]!);
+    }
+
+    [Fact]
     public void Bytes_from_different_passes_are_not_compared()
     {
         var allocationPass = Run(asyncBytes: Estimate(1_024_000, 51_200), hops: 1_000, voluntarySwitches: 60);
@@ -74,11 +87,12 @@ public sealed class ComparisonTests
         Assert.Contains(lines, l => Regex.IsMatch(l.TrimEnd(), @"^  Thread-pool hops per op\s+6\s+5\s+0\.83×$"));
     }
 
-    private static AsyncCostReport Run(Figure asyncBytes, long hops, long voluntarySwitches) => new()
+    private static AsyncCostReport Run(Figure? asyncBytes, long hops, long voluntarySwitches) => new()
     {
         Source = new ReportSource { Kind = SourceKind.Launch },
         Duration = TimeSpan.FromSeconds(5),
-        Methods = [new MethodCost { MethodKey = "App.Pipeline.RunAsync", DisplayName = "App.Pipeline.RunAsync", Bytes = asyncBytes }],
+        Passes = [new PassSummary { Pass = MeasurementPasses.Allocations, AllocationEvent = "AllocationSampled" }],
+        Methods = asyncBytes is null ? [] : [new MethodCost { MethodKey = "App.Pipeline.RunAsync", DisplayName = "App.Pipeline.RunAsync", Bytes = asyncBytes }],
         Totals = new ProcessTotals
         {
             Hops = Figure.Exact(hops, FigureSource.HopPass),

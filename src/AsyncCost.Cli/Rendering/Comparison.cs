@@ -53,7 +53,7 @@ internal sealed class Comparison
         return new Comparison(beforeName, afterName, operations,
         [
             Total("allocatedBytes", "Allocated bytes", Numbers.Bytes, r => r.Totals.AllocatedBytes),
-            Total("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, r => Figure.Sum(r.Methods.Select(m => m.Bytes))),
+            Total("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, ReportFigures.AsyncMethodBytes),
             Total("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops),
             Total("completedWorkItems", "Work items completed", Fraction, r => r.Totals.CompletedWorkItems),
             Total("lockContentions", "Lock contentions", Fraction, r => r.Totals.LockContentions),

@@ -38,7 +38,7 @@ internal static class Numbers
 
     /// <summary>
     /// A figure as it reads: an exact one as it is ("4,344"); an estimate marked "~" and followed by its relative bound
-    /// ("~8,870 ±25%"). "-" for a missing figure.
+    /// ("~8,870 ±25%"), or, when it saw nothing, as less than its bound ("&lt;1.5 KB"). "-" for a missing figure.
     /// </summary>
     public static string Figure(Figure? figure, Func<double, string> format)
     {
@@ -50,7 +50,8 @@ internal static class Numbers
         {
             return format(figure.Value);
         }
-        return "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError);
+        // An estimate of zero (no sample) has no relative bound: its absolute one says how much it may hide.
+        return figure.Value == 0 ? "<" + format(figure.ErrorBound) : "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError);
     }
 
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>

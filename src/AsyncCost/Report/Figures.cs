@@ -119,6 +119,30 @@ public sealed record FigureDifference(Figure Before, Figure After)
     public bool Estimated => Before.Sampled || After.Sampled;
 }
 
+/// <summary>Figures of a whole report, derived from its rows.</summary>
+public static class ReportFigures
+{
+    /// <summary>At 95 % confidence, a Poisson count that saw nothing stands for fewer than ln 20 ≈ 3 events.</summary>
+    private const double ZeroCountUpperBound = 3.0;
+
+    /// <summary>
+    /// Bytes allocated by all user async methods: the sum of their estimates (bounds in quadrature). When an allocation pass
+    /// sampled none of them, zero, with the bound of a count that saw nothing: fewer than 3 samples' worth (~300 KB), which is
+    /// not the same as "none". Null without an allocation pass.
+    /// </summary>
+    public static Figure? AsyncMethodBytes(AsyncCostReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        if (Figure.Sum(report.Methods.Select(m => m.Bytes)) is { } sum)
+        {
+            return sum;
+        }
+        return report.Passes.Any(p => p.AllocationEvent is not null)
+            ? new Figure { Value = 0, ErrorBound = ZeroCountUpperBound / Events.KnownEvents.AllocationSamplingProbability, Sampled = true, Source = FigureSource.AllocationPass }
+            : null;
+    }
+}
+
 /// <summary>How a figure was obtained.</summary>
 public enum FigureKind
 {
