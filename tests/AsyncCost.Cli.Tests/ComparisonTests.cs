@@ -59,6 +59,10 @@ public sealed class ComparisonTests
         // Fewer than 3 samples' worth (3 × 100 KB over 200 operations) may hide behind a run that sampled nothing.
         Assert.Matches(@"Async-method bytes per op\s+~512 B ±196%\s+<1\.5 KB\s+≈ 0\.00× \(noise\)", Table(comparison));
         Assert.Equal("estimate", (string)JsonFigure(comparison, "asyncMethodBytes")["after"]!["kind"]!);
+        // The other way round there is no ratio, but the bounds still overlap: noise, and not a change either.
+        var reversed = Comparison.Create("run2.json", none, "run1.json", sampled, Operations);
+        Assert.Matches(@"Async-method bytes per op\s+<1\.5 KB\s+~512 B ±196%\s+≈ \(noise\)", Table(reversed));
+        Assert.Contains("no change beyond the noise or 10 % in bytes in async methods", reversed.Summary(), StringComparison.Ordinal);
     }
 
     [Fact]

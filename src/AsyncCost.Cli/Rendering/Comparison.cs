@@ -79,7 +79,7 @@ internal sealed class Comparison
         string? lastVerb = null;
         foreach (var (key, verb, noun) in SummaryFigures)
         {
-            if (Figures.FirstOrDefault(f => f.Key == key)?.Difference is not { Ratio: { } ratio } difference)
+            if (Figures.FirstOrDefault(f => f.Key == key)?.Difference is not { } difference)
             {
                 continue;
             }
@@ -88,7 +88,7 @@ internal sealed class Comparison
             {
                 incomparable.Add(noun);
             }
-            else if (difference.IsChange)
+            else if (difference is { IsChange: true, Ratio: { } ratio })
             {
                 // "makes 1.2× fewer hops and 3.0× fewer context switches": a verb is said once for the figures that follow it.
                 changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(ratio)} {noun}{per}"
@@ -196,7 +196,7 @@ internal sealed class Comparison
     // "0.24× ±9%" for estimates outside the noise, "≈ 1.12× (noise)" inside it, "0.50×" for exact figures.
     private static string RatioCell(ComparedFigure figure)
     {
-        if (figure.Difference is not { Ratio: { } ratio } difference)
+        if (figure.Difference is not { } difference)
         {
             return "-";
         }
@@ -206,8 +206,10 @@ internal sealed class Comparison
             return "passes differ";
         }
 
-        var text = ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×";
-        return figure.WithinNoise ? "≈ " + text + " (noise)"
+        // No ratio to an estimate of zero (a run that sampled nothing), but its bound still says whether the runs differ.
+        var text = difference.Ratio is { } ratio ? ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×" : "";
+        return figure.WithinNoise ? (text.Length == 0 ? "≈ (noise)" : $"≈ {text} (noise)")
+            : text.Length == 0 ? "-"
             : difference.Estimated ? text + " " + Numbers.CompactBound(difference.RatioRelativeBound)
             : text;
     }

@@ -208,8 +208,8 @@ public sealed class MethodCost
     public required string DisplayName { get; init; }
 
     /// <summary>Calls of the method, the figure to show: the exact count of its calls when the hop pass counted them (a
-    /// continuous pass saw every box created, and the allocation pass saw none of its calls complete synchronously, which the
-    /// hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
+    /// continuous pass that lost no events saw every box created, and the allocation pass saw none of its calls complete
+    /// synchronously, which the hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
     /// count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
     [Description("Calls of the method: exact (kind 'exact') when the hop pass counted every one of them, else the allocation pass's estimate (kind 'estimate', see errorBound).")]
     public Figure? Calls { get; init; }

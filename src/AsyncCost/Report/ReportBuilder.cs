@@ -38,7 +38,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale)).ToList();
+        // A hop pass that lost events undercounts: its call counts are then no longer exact.
+        var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, hopCountsComplete)).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -313,13 +315,15 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(HopScale? hopScale)
+        /// <param name="hopScale">How the hop pass's counts stand for the pass, null without one.</param>
+        /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
+        public MethodCost ToMethodCost(HopScale? hopScale, bool hopCountsComplete)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
             Figure? sampledCalls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : null;
             // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
-            var callsCounted = suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
+            var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
             var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
             return new MethodCost
             {
