@@ -22,17 +22,9 @@ internal static class SessionRunner
     {
         ArgumentNullException.ThrowIfNull(options);
         cancellationToken.ThrowIfCancellationRequested();
-        TargetProcess.EnsureTraceable(processId);
-        var passes = PassList(options.Passes);
-        var methods = new MethodCatalog();
-        var mapped = TargetProcess.MappedFiles(processId);
-        foreach (var file in mapped)
-        {
-            methods.AddModule(file);
-        }
-        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
         var warnings = new List<ReportWarning>();
-        var useTick = NeedsAllocationTick(runtimeVersion, options, warnings);
+        var (methods, runtimeVersion, useTick) = PrepareAttach(processId, options, warnings);
+        var passes = PassList(options.Passes);
         var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
         var client = new DiagnosticsClient(processId);
@@ -82,6 +74,21 @@ internal static class SessionRunner
         CheckThreadIds(accumulators, threads, warnings);
         return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Figures.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
             threads, stop, cutShort, warnings);
+    }
+
+    /// <summary>What attaching needs before a session starts: the target can be traced, the assemblies it maps name its
+    /// methods, and its runtime version decides which allocation event there is.</summary>
+    internal static (MethodCatalog Methods, string? RuntimeVersion, bool UseAllocationTick) PrepareAttach(int processId, SessionOptions options, List<ReportWarning> warnings)
+    {
+        TargetProcess.EnsureTraceable(processId);
+        var methods = new MethodCatalog();
+        var mapped = TargetProcess.MappedFiles(processId);
+        foreach (var file in mapped)
+        {
+            methods.AddModule(file);
+        }
+        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
+        return (methods, runtimeVersion, NeedsAllocationTick(runtimeVersion, options, warnings));
     }
 
     public static async Task<AsyncCostReport> LaunchAsync(LaunchCommand command, SessionOptions options, CancellationToken cancellationToken)
@@ -241,7 +248,7 @@ internal static class SessionRunner
         }
     }
 
-    public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(traceFiles);
         foreach (var file in traceFiles)
@@ -255,7 +262,7 @@ internal static class SessionRunner
                 throw new TraceFileNotFoundException(file);
             }
         }
-        return Task.Run(() => ReadTraces(traceFiles, cancellationToken), cancellationToken);
+        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
     }
 
     /// <summary>
@@ -263,7 +270,7 @@ internal static class SessionRunner
     /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
     /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
     /// </summary>
-    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         var methods = new MethodCatalog();
         var passes = new Dictionary<MeasurementPasses, TraceGroup>();
@@ -284,7 +291,8 @@ internal static class SessionRunner
             }
         }
 
-        foreach (var file in files)
+        var reading = Stopwatch.StartNew();
+        foreach (var (file, fileNumber) in files.Select((f, i) => (f, i + 1)))
         {
             cancellationToken.ThrowIfCancellationRequested();
             var reader = new EventReader(methods);
@@ -292,8 +300,14 @@ internal static class SessionRunner
             var clock = Stopwatch.StartNew();
             try
             {
-                using var source = new EventPipeEventSource(file);
-                using var stop = cancellationToken.Register(source.StopProcessing);
+                // Read through a counting stream: it gives the progress, and it stops a read within one buffer when
+                // cancelled (StopProcessing alone waits for the end of a file).
+                var fileBytes = new FileInfo(file).Length;
+                using var fileStream = File.OpenRead(file);
+                using var stream = new CountingStream(fileStream, copy: null, cancellationToken);
+                using var source = new EventPipeEventSource(stream);
+                using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(250), () =>
+                    progress?.Report(new TraceReadProgress(file, fileNumber, files.Count, reading.Elapsed, reader.Events, stream.BytesRead, fileBytes)));
                 reader.Process(source);
             }
             catch (Exception e) when (e is not OperationCanceledException and not OutOfMemoryException)
@@ -587,7 +601,7 @@ internal static class SessionRunner
         return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
     }
 
-    private static string? ProcessName(int processId)
+    internal static string? ProcessName(int processId)
     {
         try
         {
