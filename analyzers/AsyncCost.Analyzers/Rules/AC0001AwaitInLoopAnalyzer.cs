@@ -70,9 +70,13 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             start.RegisterOperationAction(
                 c =>
                 {
-                    // Most loops have no await: skip them before building any per-loop facts.
+                    // Most loops have no await: skip them before building any per-loop facts, first the loops of
+                    // functions that are not async (no await can be there; top-level statements are implicitly declared).
                     var loop = (ILoopOperation)c.Operation;
-                    if (loop.Body is not null && !IsTeardownMethod(c.ContainingSymbol) && OperationTree.ContainsAwait(loop.Body))
+                    if (loop.Body is not null
+                        && OperationScopes.FunctionSymbol(loop, c.ContainingSymbol) is not { IsAsync: false, IsImplicitlyDeclared: false }
+                        && !IsTeardownMethod(c.ContainingSymbol)
+                        && OperationTree.ContainsAwait(loop.Body))
                     {
                         new LoopAnalysis(loop, types).Report(c);
                     }
