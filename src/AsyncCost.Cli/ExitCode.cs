@@ -46,7 +46,7 @@ internal static class ExitCodes
         (ExitCode.OutputNotWritable, "The output path (-o) cannot be written."),
         (ExitCode.RuntimeTooOld, "The target runtime is too old for EventPipe (before .NET 5)."),
         (ExitCode.ProcessExited, "The attached process exited during collection (what was gathered is still reported)."),
-        (ExitCode.CanceledBeforeRecording, "Stopped (Ctrl+C, SIGTERM, Enter) before recording started: nothing was gathered."),
+        (ExitCode.CanceledBeforeRecording, "Stopped (Ctrl+C, SIGTERM, Enter) before recording started, or while 'report' was reading: nothing was gathered."),
         (ExitCode.AmbiguousProcessName, "Several processes have that name: pick one with -p."),
         (ExitCode.FindingsFileNotFound, "The analyzer findings file (--sarif) does not exist."),
         (ExitCode.FindingsFileInvalid, "The analyzer findings file (--sarif) is not a SARIF log."),

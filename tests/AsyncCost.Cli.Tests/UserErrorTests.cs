@@ -119,6 +119,33 @@ public sealed class UserErrorTests
     }
 
     [Fact]
+    public async Task Sigterm_right_after_launching_a_dotnet_command_is_20_and_leaves_no_child()
+    {
+        // The runtime of the launched command is still starting: the stop must not be taken for the command failing.
+        var marker = Random.Shared.Next(100_000_000, 999_999_999).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        using var tool = ChildProcess.StartTool("collect", "--", "dotnet", Repository.WorkloadDll, "yield", marker);
+        await tool.WaitForLineAsync(l => l.StartsWith("Launching ", StringComparison.Ordinal));
+
+        tool.Signal("TERM");
+        var result = await tool.WaitForExitAsync();
+
+        Expect.OneLineError(result, 20, "Stopped before recording started");
+        Assert.DoesNotContain(Directory.EnumerateDirectories("/proc"), entry => CommandLineOf(entry).Contains(marker, StringComparison.Ordinal));
+    }
+
+    private static string CommandLineOf(string procEntry)
+    {
+        try
+        {
+            return File.ReadAllText(Path.Combine(procEntry, "cmdline"));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return "";
+        }
+    }
+
+    [Fact]
     public async Task A_name_shared_by_several_processes_is_21()
     {
         using var first = ChildProcess.StartWorkload(null, "yield", "1", "--wait");

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
+using AsyncCost.Report;
 using AsyncCost.Sessions;
 
 namespace AsyncCost.Cli.Commands;
@@ -44,7 +46,19 @@ internal static class ReportCommand
             parse.GetValue(output),
             parse.GetValue(sarif),
             hint: null,
-            (_, stop, _) => AsyncCostSession.ReadTraceAsync(parse.GetValue(traces)!, stop)));
+            (_, stop, status) => ReadAsync(parse.GetValue(traces)!, status, stop)));
         return command;
+    }
+
+    private static async Task<AsyncCostReport> ReadAsync(string[] traces, StatusLine status, CancellationToken stop)
+    {
+        try
+        {
+            return await AsyncCostSession.ReadTraceAsync(traces, status, stop).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            throw new CliException(ExitCode.CanceledBeforeRecording, "Stopped while reading the traces: nothing was reported.");
+        }
     }
 }

@@ -4,18 +4,20 @@ using AsyncCost.Sessions;
 namespace AsyncCost.Cli.Terminal;
 
 /// <summary>
-/// The one status line shown while recording, on stderr so stdout stays the report: rewritten in place on a terminal,
-/// a plain line every few seconds (and at each new pass) when stderr is redirected to a file or pipe.
+/// The one status line shown while recording or reading saved traces, on stderr so stdout stays the report: rewritten in place on a terminal,
+/// a plain line every few seconds (and at each new pass or trace) when stderr is redirected to a file or pipe.
 /// </summary>
-internal sealed class StatusLine : IProgress<SessionProgress>
+internal sealed class StatusLine : IProgress<SessionProgress>, IProgress<TraceReadProgress>
 {
     private static readonly TimeSpan RedirectedInterval = TimeSpan.FromSeconds(5);
+    private static readonly TimeSpan ReadingShownAfter = TimeSpan.FromSeconds(1);
 
     private readonly TextWriter _writer;
     private readonly bool _inPlace;
     private readonly string _hint;
     private readonly Lock _gate = new();
-    private SessionProgress? _lastWritten;
+    private string? _lastStage;
+    private TimeSpan _lastWrittenAt;
     private bool _lineOpen;
 
     public StatusLine(TextWriter writer, bool inPlace, string hint)
@@ -28,13 +30,28 @@ internal sealed class StatusLine : IProgress<SessionProgress>
     /// <summary>The status line on this process's stderr, in place when stderr is a terminal.</summary>
     public static StatusLine ForStandardError(string hint) => new(Console.Error, !Console.IsErrorRedirected, hint);
 
-    public void Report(SessionProgress value)
+    public void Report(SessionProgress value) =>
+        Show(Format(value), value.Elapsed, $"pass {value.PassNumber}");
+
+    /// <summary>Reading saved traces: shown only once the reading has taken a second, so quick reads stay silent.</summary>
+    public void Report(TraceReadProgress value)
+    {
+        if (value.Elapsed >= ReadingShownAfter)
+        {
+            Show(Format(value), value.Elapsed, $"file {value.FileNumber}");
+        }
+    }
+
+    /// <param name="text">The status text.</param>
+    /// <param name="elapsed">Time since the work began.</param>
+    /// <param name="stage">What is being worked on (a new stage gets a new line when redirected).</param>
+    private void Show(string text, TimeSpan elapsed, string stage)
     {
         lock (_gate)
         {
             if (_inPlace)
             {
-                var text = Format(value) + "  (" + _hint + ")";
+                text += "  (" + _hint + ")";
                 var width = SafeWindowWidth();
                 if (text.Length >= width)
                 {
@@ -45,10 +62,10 @@ internal sealed class StatusLine : IProgress<SessionProgress>
                 _writer.Write("\r" + text + "\u001b[K");
                 _lineOpen = true;
             }
-            else if (_lastWritten is null || _lastWritten.PassNumber != value.PassNumber || value.Elapsed - _lastWritten.Elapsed >= RedirectedInterval)
+            else if (_lastStage != stage || elapsed - _lastWrittenAt >= RedirectedInterval)
             {
-                _writer.WriteLine(Format(value));
-                _lastWritten = value;
+                _writer.WriteLine(text);
+                (_lastStage, _lastWrittenAt) = (stage, elapsed);
             }
 
             _writer.Flush();
@@ -80,9 +97,18 @@ internal sealed class StatusLine : IProgress<SessionProgress>
     {
         var pass = progress.Pass.ToString().ToLowerInvariant();
         var elapsed = progress.Elapsed.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
-        var megabytes = (progress.Bytes / (1024.0 * 1024.0)).ToString("0.0", CultureInfo.InvariantCulture);
-        return string.Create(CultureInfo.InvariantCulture, $"Recording pass {progress.PassNumber}/{progress.PassCount} ({pass})  {elapsed}  {progress.Events:N0} events  {megabytes} MB");
+        return string.Create(CultureInfo.InvariantCulture, $"Recording pass {progress.PassNumber}/{progress.PassCount} ({pass})  {elapsed}  {progress.Events:N0} events  {Megabytes(progress.Bytes)} MB");
     }
+
+    internal static string Format(TraceReadProgress progress)
+    {
+        var elapsed = progress.Elapsed.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
+        var percent = progress.FileBytes > 0 ? 100 * progress.BytesRead / progress.FileBytes : 100;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"Reading trace {progress.FileNumber}/{progress.FileCount} ({Path.GetFileName(progress.File)})  {elapsed}  {progress.Events:N0} events  {Megabytes(progress.BytesRead)} of {Megabytes(progress.FileBytes)} MB ({percent} %)");
+    }
+
+    private static string Megabytes(long bytes) => (bytes / (1024.0 * 1024.0)).ToString("0.0", CultureInfo.InvariantCulture);
 
     private void EndLine()
     {

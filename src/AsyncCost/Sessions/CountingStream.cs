@@ -1,7 +1,10 @@
 namespace AsyncCost.Sessions;
 
-/// <summary>A read-only pass-through that counts bytes and optionally copies them to a file (the saved .nettrace).</summary>
-internal sealed class CountingStream(Stream inner, Stream? copy) : Stream
+/// <summary>
+/// A read-only pass-through that counts bytes and optionally copies them to a file (the saved .nettrace); a read after
+/// <paramref name="stop"/> is cancelled throws, so whoever is parsing the stream stops at once.
+/// </summary>
+internal sealed class CountingStream(Stream inner, Stream? copy, CancellationToken stop = default) : Stream
 {
     private long _bytes;
 
@@ -18,6 +21,7 @@ internal sealed class CountingStream(Stream inner, Stream? copy) : Stream
 
     public override int Read(Span<byte> buffer)
     {
+        stop.ThrowIfCancellationRequested();
         var read = inner.Read(buffer);
         if (read > 0)
         {

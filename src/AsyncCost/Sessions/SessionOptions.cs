@@ -56,6 +56,16 @@ public sealed class SessionOptions
 /// <param name="Bytes">Bytes of EventPipe stream read so far in this pass.</param>
 public sealed record SessionProgress(MeasurementPasses Pass, int PassNumber, int PassCount, TimeSpan Elapsed, long Events, long Bytes);
 
+/// <summary>How far the reading of saved traces has got, for a status line.</summary>
+/// <param name="File">The trace being read.</param>
+/// <param name="FileNumber">1-based number of that trace among those read.</param>
+/// <param name="FileCount">How many traces will be read.</param>
+/// <param name="Elapsed">Time spent reading so far, all traces.</param>
+/// <param name="Events">Events read so far from this trace.</param>
+/// <param name="BytesRead">Bytes read so far from this trace.</param>
+/// <param name="FileBytes">The trace's size in bytes.</param>
+public sealed record TraceReadProgress(string File, int FileNumber, int FileCount, TimeSpan Elapsed, long Events, long BytesRead, long FileBytes);
+
 /// <summary>A command to launch suspended on a diagnostic port.</summary>
 public sealed class LaunchCommand
 {

@@ -241,7 +241,7 @@ internal static class SessionRunner
         }
     }
 
-    public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(traceFiles);
         foreach (var file in traceFiles)
@@ -255,7 +255,7 @@ internal static class SessionRunner
                 throw new TraceFileNotFoundException(file);
             }
         }
-        return Task.Run(() => ReadTraces(traceFiles, cancellationToken), cancellationToken);
+        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
     }
 
     /// <summary>
@@ -263,7 +263,7 @@ internal static class SessionRunner
     /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
     /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
     /// </summary>
-    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         var methods = new MethodCatalog();
         var passes = new Dictionary<MeasurementPasses, TraceGroup>();
@@ -284,7 +284,8 @@ internal static class SessionRunner
             }
         }
 
-        foreach (var file in files)
+        var reading = Stopwatch.StartNew();
+        foreach (var (file, fileNumber) in files.Select((f, i) => (f, i + 1)))
         {
             cancellationToken.ThrowIfCancellationRequested();
             var reader = new EventReader(methods);
@@ -292,8 +293,14 @@ internal static class SessionRunner
             var clock = Stopwatch.StartNew();
             try
             {
-                using var source = new EventPipeEventSource(file);
-                using var stop = cancellationToken.Register(source.StopProcessing);
+                // Read through a counting stream: it gives the progress, and it stops a read within one buffer when
+                // cancelled (StopProcessing alone waits for the end of a file).
+                var fileBytes = new FileInfo(file).Length;
+                using var fileStream = File.OpenRead(file);
+                using var stream = new CountingStream(fileStream, copy: null, cancellationToken);
+                using var source = new EventPipeEventSource(stream);
+                using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(250), () =>
+                    progress?.Report(new TraceReadProgress(file, fileNumber, files.Count, reading.Elapsed, reader.Events, stream.BytesRead, fileBytes)));
                 reader.Process(source);
             }
             catch (Exception e) when (e is not OperationCanceledException and not OutOfMemoryException)
