@@ -16,7 +16,16 @@ var builder = WebApplication.CreateBuilder(args);
 builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Discounts>().AddSingleton<Checkout>();
 
 // The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
-builder.Services.AddOpenTelemetry().WithMetrics(metrics => metrics.AddAsyncCostInstrumentation().AddPrometheusExporter());
+// AsyncCost:Instrumentation (env AsyncCost__Instrumentation) is for the overhead benchmark (benchmarks/AsyncCost.Benchmarks
+// webshop-overhead): "off" leaves the instrumentation out, "hops-always-on" keeps the hop stream on; unset is the default.
+var instrumentation = builder.Configuration["AsyncCost:Instrumentation"];
+builder.Services.AddOpenTelemetry().WithMetrics(metrics => (instrumentation switch
+{
+    null or "default" => metrics.AddAsyncCostInstrumentation(),
+    "off" => metrics,
+    "hops-always-on" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = options.HopPeriod),
+    _ => throw new ArgumentException($"AsyncCost:Instrumentation is '{instrumentation}': use default, off or hops-always-on."),
+}).AddPrometheusExporter());
 var app = builder.Build();
 app.MapPrometheusScrapingEndpoint();
 

@@ -12,11 +12,21 @@ internal sealed partial class InstrumentationLog : EventSource
 {
     public static InstrumentationLog Source { get; } = new();
 
+    /// <summary>Never throws: it is called from metric collections and runtime event callbacks, where a failing logger
+    /// provider would otherwise throw into the host's exporter or its awaits.</summary>
     public static void Warn(ILogger? logger, string message)
     {
-        if (logger is not null)
+        try
         {
-            LogWarning(logger, message);
+            if (logger is not null)
+            {
+                LogWarning(logger, message);
+            }
+        }
+#pragma warning disable CA1031 // the logger's failure loses the message; the EventSource below still carries it
+        catch (Exception)
+#pragma warning restore CA1031
+        {
         }
         Source.Warning(message);
     }

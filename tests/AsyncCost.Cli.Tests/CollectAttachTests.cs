@@ -4,7 +4,7 @@ using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Tests;
 
-/// <summary>`collect -p` and `monitor -p` against a running workload, and the ways a recording stops.</summary>
+/// <summary>`collect -p` against a running workload, and the ways a recording stops.</summary>
 public sealed class CollectAttachTests
 {
     [Fact]
@@ -64,25 +64,6 @@ public sealed class CollectAttachTests
         Expect.OneLineError(result, 19, $"Process {workload.Id} exited during collection");
         Assert.Contains("YieldOnceAsync", result.StandardOutput, StringComparison.Ordinal);
         Assert.Contains("stopped: process exited", result.StandardOutput, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task Monitor_prints_periodic_tables_when_redirected_and_q_quits()
-    {
-        using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop");
-        await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
-        using var monitor = ChildProcess.StartTool("monitor", "-p", workload.IdText);
-
-        // Once an allocation window and a hop window have run, the row has bytes/s, objects/s, calls/s and hops/s.
-        await monitor.WaitForLineAsync(l => Regex.IsMatch(l, @"YieldOnceAsync\s+[\d.]+ [KMG]?B\s+[\d,]+\s+[\d,]+\s+[\d,]+$"));
-        monitor.SendLine("q");
-        var result = await monitor.WaitForExitAsync();
-
-        Assert.True(result.ExitCode == 0, result.ToString());
-        Expect.PlainText(result.StandardOutput);
-        Assert.True(result.StandardOutput.Split("Most expensive async methods (per second)").Length >= 3, result.ToString());
-        Assert.Matches(@"pid \d+ dotnet \|.* work items/s [\d,]+", result.StandardOutput);
-        await workload.StopLoopAsync();
     }
 }
 

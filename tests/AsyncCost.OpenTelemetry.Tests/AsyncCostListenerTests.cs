@@ -67,4 +67,55 @@ public sealed class AsyncCostListenerTests
         var error = Assert.Throws<ArgumentException>(() => new AsyncCostListener(new HopDutyCycle(TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(1))));
         Assert.Contains("must not be longer than the hop period", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task A_runtime_that_sends_no_allocation_event_is_named_once_and_hops_are_still_measured()
+    {
+        var messages = new List<string>();
+        using var listener = new AsyncCostListener(HalfTheTime, message => { lock (messages) { messages.Add(message); } }, ignoreAllocationEvents: true);
+        await AllocatePastTheSilenceThresholdAsync();
+
+        var snapshot = listener.Snapshot();
+        listener.Snapshot();
+
+        var message = Assert.Single(messages);
+        Assert.Contains("cannot measure allocations", message, StringComparison.Ordinal);
+        Assert.Contains("hops and blocking waits are still measured", message, StringComparison.Ordinal);
+        var method = Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey);
+        Assert.Equal(0, method.Bytes);
+        Assert.True(method.Suspensions > 0 && method.Hops > 0, "the hop stream still counts");
+    }
+
+    [Fact]
+    public async Task A_log_callback_that_throws_never_reaches_the_host()
+    {
+        var attempts = 0;
+        using var listener = new AsyncCostListener(HalfTheTime, _ =>
+        {
+            Interlocked.Increment(ref attempts);
+            throw new InvalidOperationException("the host's logger is down");
+        }, ignoreAllocationEvents: true);
+        await AllocatePastTheSilenceThresholdAsync(); // awaits run while the listener's callbacks do
+
+        var snapshot = listener.Snapshot(); // says what it cannot measure: the log throws
+        listener.Snapshot();
+
+        Assert.Equal(1, attempts);
+        Assert.True(Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey).Suspensions > 0);
+    }
+
+    private static readonly HopDutyCycle HalfTheTime = new(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400));
+
+    /// <summary>Runs the workload, paced, until the process allocated twice what the listener waits for before it says that no
+    /// allocation event arrived, across several hop windows.</summary>
+    private static async Task AllocatePastTheSilenceThresholdAsync()
+    {
+        var allocated = 0L;
+        while (allocated < 2 * AsyncCostListener.SilentAllocationThreshold)
+        {
+            allocated += await Workload.RunAsync(10_000);
+            await Task.Delay(10);
+        }
+        await Workload.SettleAsync(TimeSpan.FromMilliseconds(500));
+    }
 }

@@ -23,6 +23,19 @@ public sealed class InstrumentationTests
         Assert.Contains(message, error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(50, 10_000, "the hop window must be 0 (off) or at least 100 ms (it is 00:00:00.0500000)")]
+    [InlineData(9_980, 10_000, "must leave more than 50 ms outside the window, or equal it (always on)")]
+    public void Hop_windows_too_short_to_measure_fail_at_startup_with_the_limit(int windowMs, int periodMs, string message)
+    {
+        var error = Assert.Throws<ArgumentException>(() => Sdk.CreateMeterProviderBuilder().AddAsyncCostInstrumentation(o =>
+        {
+            o.HopWindow = TimeSpan.FromMilliseconds(windowMs);
+            o.HopPeriod = TimeSpan.FromMilliseconds(periodMs);
+        }));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task The_meter_publishes_bytes_calls_and_hops_per_method_through_the_sdk()
     {

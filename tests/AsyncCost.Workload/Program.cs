@@ -3,10 +3,11 @@ using System.Text.Json;
 using AsyncCost;
 using AsyncCost.Workload;
 
-// AsyncCost.Workload <scenario> <count> [--wait] [--linger] [--loop]
+// AsyncCost.Workload <scenario> <count> [--wait] [--linger] [--loop] [--count-sessions]
 //   --wait    print "READY <pid>" and wait for a line on stdin before running (so a test can attach first)
 //   --linger  after running, wait for stdin to close (or a line) before exiting (so an attached session sees the end)
 //   --loop    repeat the scenario until stdin closes or the process is killed
+//   --count-sessions  print "SESSION n at MS" each time a diagnostics session turns on the System.Runtime counters
 // Prints one line "RESULT {json}" per run with the exact in-process costs (AsyncCostScope) of the whole run.
 var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ordinal)
 {
@@ -23,11 +24,15 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
     || !int.TryParse(args[1], NumberStyles.None, CultureInfo.InvariantCulture, out var count) || count <= 0)
 {
-    Console.Error.WriteLine($"usage: AsyncCost.Workload <{string.Join('|', scenarios.Keys)}> <count> [--wait] [--linger] [--loop]");
+    Console.Error.WriteLine($"usage: AsyncCost.Workload <{string.Join('|', scenarios.Keys)}> <count> [--wait] [--linger] [--loop] [--count-sessions]");
     return 2;
 }
 
 var flags = args.Skip(2).ToHashSet(StringComparer.Ordinal);
+if (flags.Contains("--count-sessions"))
+{
+    DiagnosticSessions.Watch();
+}
 if (flags.Contains("--wait"))
 {
     Console.WriteLine($"READY {Environment.ProcessId}");
@@ -63,6 +68,7 @@ do
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
         ["blockedSeconds"] = Scenarios.BlockedSeconds,
+        ["endedAtMs"] = DiagnosticSessions.Uptime.ElapsedMilliseconds,
     };
     Console.WriteLine("RESULT " + JsonSerializer.Serialize(result));
 }

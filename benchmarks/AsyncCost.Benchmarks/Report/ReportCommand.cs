@@ -51,10 +51,12 @@ public static class ReportCommand
         var chartsFolder = Path.Combine(Path.GetDirectoryName(output)!, "charts");
         Directory.CreateDirectory(chartsFolder);
         var runConditions = Path.Combine(results, ResultsLayout.RunConditionsFile);
+        var webShopOverhead = Path.Combine(results, ResultsLayout.WebShopOverheadFile);
         var document = new ResultsDocument(main, runtimeAsync, consoleRun,
             File.Exists(runtimeAsyncNote) ? File.ReadAllText(runtimeAsyncNote).Trim() : null,
             File.Exists(runConditions) ? File.ReadAllLines(runConditions).Where(l => l.Length > 0).ToList() : [],
-            figures);
+            figures,
+            File.Exists(webShopOverhead) ? File.ReadAllText(webShopOverhead).Trim() : null);
         var charts = document.WriteCharts(chartsFolder);
         File.WriteAllText(output, document.Render(Path.GetRelativePath(Path.GetDirectoryName(output)!, chartsFolder), charts));
         Console.WriteLine($"Wrote {Path.GetRelativePath(root, output)} and {charts.Count} chart(s) in {Path.GetRelativePath(root, chartsFolder)}");
@@ -100,4 +102,7 @@ public static class ResultsLayout
     public const string ConsoleRunFile = "context-switch-console.json";
     public const string RuntimeAsyncNoteFile = "runtime-async-build.txt";
     public const string RunConditionsFile = "run-conditions.txt";
+
+    /// <summary>The output of `webshop-overhead`, saved by whoever ran it (the command prints it).</summary>
+    public const string WebShopOverheadFile = "WebShopOverhead.md";
 }

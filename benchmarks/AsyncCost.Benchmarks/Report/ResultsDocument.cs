@@ -15,7 +15,8 @@ public sealed partial class ResultsDocument(
     ConsoleRun? consoleRun,
     string? runtimeAsyncBuildNote,
     IReadOnlyList<string> runConditions,
-    CostFigures figures)
+    CostFigures figures,
+    string? webShopOverhead)
 {
     private readonly List<Comparison> _comparisons = [];
 
@@ -35,6 +36,7 @@ public sealed partial class ResultsDocument(
         AsyncMethodsSection(sections);
         HandOffSection(sections, charts, chartsFolder);
         RuntimeAsyncSection(sections);
+        FleetOverheadSection(sections);
         CostModelSection(sections);
 
         var text = new StringBuilder();

@@ -103,7 +103,7 @@ public static class TracingOverheadCommand
         return new Sample(truth.GetProperty("opsPerSecond").GetDouble(), eventsPerSecond, lost, methodHops, truth.GetProperty("completedWorkItems").GetDouble(), load);
     }
 
-    private static double Median(IEnumerable<double> values)
+    internal static double Median(IEnumerable<double> values)
     {
         var sorted = values.Order().ToArray();
         return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Globalization;
 using AsyncCost.Cli.Rendering;
 using AsyncCost.Cli.Terminal;
 using AsyncCost.Report;
@@ -9,15 +10,16 @@ using Spectre.Console.Rendering;
 namespace AsyncCost.Cli.Commands;
 
 /// <summary>
-/// `monitor`: a live, top-like view. It records one-second windows with the library, alternating the allocation and hop
-/// passes (so bytes never include the TPL observer effect), and shows per-second rates from the latest window of each.
+/// `monitor`: a live, top-like view. One EventPipe session for the whole run; every second the library hands over what that
+/// second measured as per-second rates (<see cref="AsyncCostSession.MonitorAsync"/>), and the view shows them: the figures
+/// are the library's, this command only lays them out.
 /// </summary>
 internal static class MonitorCommand
 {
     public static readonly CommandHelp Help = new(
         [
             "dotnet-asynccost monitor -p 1234",
-            "dotnet-asynccost monitor -n MyService --top 20 --passes allocations",
+            "dotnet-asynccost monitor -n MyService --top 20 --passes allocations,hops",
             "dotnet-asynccost monitor -p 1234 --duration 00:00:10 > monitor.log",
         ],
         [
@@ -25,16 +27,18 @@ internal static class MonitorCommand
             ExitCode.AccessDenied, ExitCode.RuntimeTooOld, ExitCode.ProcessExited, ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName,
         ]);
 
-    private static readonly TimeSpan Window = TimeSpan.FromSeconds(1);
-
     public static Command Create()
     {
         var processId = CommonOptions.ProcessId();
         var processName = CommonOptions.ProcessName();
-        var passes = CommonOptions.Passes("Which rates to show: allocations (bytes/s, objects/s), hops (hops/s) or both (windows alternate). Default both.");
+        var passes = CommonOptions.Passes("Which streams the one session carries: allocations (bytes/s, objects/s, calls/s; the default) or "
+            + "hops (hops/s, calls/s), or both. The hop stream stays on for the whole session (a session's providers cannot change): TPL events "
+            + "cost on every await, can slow hop-heavy code many times over and then arrive late (the summary says how far behind), and with "
+            + "both the bytes include what TPL tracing adds to every await.");
         var top = new Option<int>("--top") { Description = "How many methods to show.", DefaultValueFactory = _ => 10 };
         var duration = CommonOptions.Duration("Stop after this long. Default: until 'q', Ctrl+C, or the process exits.");
-        var monitor = new Command("monitor", "Watch the most expensive async methods live: one-second recording windows, the table refreshed as each ends ('q' quits).")
+        var monitor = new Command("monitor", "Watch the most expensive async methods live: one session for the whole run, the table redrawn "
+            + "every second with that second's rates ('q' quits). Redirected, each refresh is printed as a summary line and a table.")
         {
             processId, processName, passes, top, duration,
         };
@@ -55,49 +59,24 @@ internal static class MonitorCommand
                 limit.CancelAfter(total);
             }
 
+            var options = new MonitorOptions { Passes = parse.GetResult(passes) is null ? MeasurementPasses.Allocations : parse.GetValue(passes) };
             var view = new MonitorView(target, Math.Max(1, parse.GetValue(top)), stop.Hint);
-            var windows = Windows(target, parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes), view, limit.Token);
+            var snapshots = AsyncCostSession.MonitorAsync(target, options, limit.Token);
             return Console.IsOutputRedirected
-                ? await RunAsLinesAsync(windows, view).ConfigureAwait(false)
-                : await RunLiveAsync(windows, view).ConfigureAwait(false);
+                ? await RunAsLinesAsync(snapshots, view).ConfigureAwait(false)
+                : await RunLiveAsync(snapshots, view).ConfigureAwait(false);
         });
         return monitor;
     }
 
-    /// <summary>Records windows until stopped; each yields the view's latest frame state.</summary>
-    private static async IAsyncEnumerable<AsyncCostReport> Windows(int processId, MeasurementPasses passes, MonitorView view, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken stop)
+    private static async Task<int> RunLiveAsync(IAsyncEnumerable<MonitorSnapshot> snapshots, MonitorView view)
     {
-        MeasurementPasses[] cycle = passes == MeasurementPasses.All ? [MeasurementPasses.Allocations, MeasurementPasses.Hops] : [passes];
-        for (var i = 0; !stop.IsCancellationRequested; i++)
-        {
-            AsyncCostReport window;
-            try
-            {
-                window = await AsyncCostSession.AttachAsync(processId, new SessionOptions { Passes = cycle[i % cycle.Length], Duration = Window }, stop).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException) when (i > 0)
-            {
-                // Stopped between windows: the last frame stands.
-                yield break;
-            }
-
-            view.Add(window);
-            yield return window;
-            if (window.StopReason is StopReason.ProcessExited or StopReason.Canceled)
-            {
-                yield break;
-            }
-        }
-    }
-
-    private static async Task<int> RunLiveAsync(IAsyncEnumerable<AsyncCostReport> windows, MonitorView view)
-    {
-        var last = default(AsyncCostReport);
+        var last = default(MonitorSnapshot);
         await AnsiConsole.Live(view.Render()).StartAsync(async context =>
         {
-            await foreach (var window in windows.ConfigureAwait(false))
+            await foreach (var snapshot in snapshots.ConfigureAwait(false))
             {
-                last = window;
+                last = view.Latest = snapshot;
                 context.UpdateTarget(view.Render());
                 context.Refresh();
             }
@@ -105,12 +84,12 @@ internal static class MonitorCommand
         return ExitCodeOf(last);
     }
 
-    private static async Task<int> RunAsLinesAsync(IAsyncEnumerable<AsyncCostReport> windows, MonitorView view)
+    private static async Task<int> RunAsLinesAsync(IAsyncEnumerable<MonitorSnapshot> snapshots, MonitorView view)
     {
-        var last = default(AsyncCostReport);
-        await foreach (var window in windows.ConfigureAwait(false))
+        var last = default(MonitorSnapshot);
+        await foreach (var snapshot in snapshots.ConfigureAwait(false))
         {
-            last = window;
+            last = view.Latest = snapshot;
             Console.Out.WriteLine(view.SummaryLine());
             ConsoleTableWriter.WriteTable(view.MethodsTable(), Console.Out, isTerminal: false);
             Console.Out.Flush();
@@ -119,68 +98,65 @@ internal static class MonitorCommand
         return ExitCodeOf(last);
     }
 
-    private static int ExitCodeOf(AsyncCostReport? last)
+    private static int ExitCodeOf(MonitorSnapshot? last)
     {
-        if (last?.StopReason != StopReason.ProcessExited)
+        if (last?.Report.StopReason != StopReason.ProcessExited)
         {
             return 0;
         }
 
-        Console.Error.WriteLine($"dotnet-asynccost: Process {last.Source.ProcessId} exited.");
+        Console.Error.WriteLine($"dotnet-asynccost: Process {last.Report.Source.ProcessId} exited.");
         return (int)ExitCode.ProcessExited;
     }
 
-    /// <summary>The latest window of each pass, as per-second rates.</summary>
+    /// <summary>Lays out the latest snapshot.</summary>
     private sealed class MonitorView(int processId, int top, string hint)
     {
-        private AsyncCostReport? _allocations;
-        private AsyncCostReport? _hops;
-        private AsyncCostReport? _latest;
-
-        public void Add(AsyncCostReport window)
-        {
-            _latest = window;
-            if (window.Passes.Any(p => p.Pass == MeasurementPasses.Allocations))
-            {
-                _allocations = window;
-            }
-
-            if (window.Passes.Any(p => p.Pass == MeasurementPasses.Hops))
-            {
-                _hops = window;
-            }
-        }
+        public MonitorSnapshot? Latest { get; set; }
 
         public Rows Render() => new Rows(new Text(SummaryLine() + "  (" + hint + ")" + Environment.NewLine), ConsoleTableWriter.ToRenderable(MethodsTable()));
 
         public string SummaryLine()
         {
-            if (_latest is null)
+            if (Latest is not { } snapshot)
             {
-                return $"Process {processId}: starting the first window...";
+                return $"Process {processId}: starting the session...";
             }
 
-            var totals = _latest.Totals;
-            var seconds = Math.Max(_latest.Duration.TotalSeconds, 0.001);
-            var parts = new List<string> { $"{DateTime.Now:HH:mm:ss} pid {processId} {_latest.Source.ProcessName}".TrimEnd() };
-            if (totals.MaxThreadPoolQueueLength is { } queue)
+            var process = snapshot.Process;
+            var parts = new List<string>
+            {
+                $"{DateTime.Now:HH:mm:ss} pid {processId} {process.ProcessName}".TrimEnd(),
+                $"refresh {snapshot.Number} at {Seconds(snapshot.Elapsed)} s",
+            };
+            if (snapshot.Behind > snapshot.Interval + snapshot.Interval)
+            {
+                parts.Add($"{Seconds(snapshot.Behind)} s behind (events arrive late)");
+            }
+
+            if (process.MaxThreadPoolQueueLength is { } queue)
             {
                 parts.Add("pool queue " + Numbers.Count(queue));
             }
 
-            if (totals.MaxThreadPoolThreads is { } threads)
+            if (process.MaxThreadPoolThreads is { } threads)
             {
                 parts.Add("pool threads " + Numbers.Count(threads));
             }
 
-            if (totals.CompletedWorkItems is { } items)
+            if (process.CompletedWorkItemsPerSecond is { } items)
             {
-                parts.Add("work items/s " + Numbers.Count(items.Value / seconds));
+                parts.Add("work items/s " + Numbers.Count(items));
             }
 
-            if (totals.VoluntaryContextSwitches is { } voluntary && totals.InvoluntaryContextSwitches is { } involuntary)
+            if (process.VoluntarySwitchesPerSecond is { } voluntary && process.InvoluntarySwitchesPerSecond is { } involuntary)
             {
-                parts.Add($"switches/s voluntary {Numbers.Count(voluntary / seconds)}, involuntary {Numbers.Count(involuntary / seconds)}");
+                parts.Add($"switches/s voluntary {Numbers.Count(voluntary)}, involuntary {Numbers.Count(involuntary)}");
+            }
+
+            if (process.EventsLost > 0)
+            {
+                parts.Add($"events lost {Numbers.Count(process.EventsLost)} (figures low)");
             }
 
             return string.Join(" | ", parts);
@@ -190,35 +166,20 @@ internal static class MonitorCommand
         {
             var table = new TextTable("Most expensive async methods (per second)",
                 [new("Method", ColumnAlignment.Left), new("Bytes/s"), new("Objects/s"), new("Calls/s"), new("Hops/s")]);
-            var byKey = new Dictionary<string, (string Name, MethodCost? Allocation, MethodCost? Hop)>(StringComparer.Ordinal);
-            foreach (var method in _allocations?.Methods ?? [])
-            {
-                byKey[method.MethodKey] = (method.DisplayName, method, null);
-            }
-
-            foreach (var method in _hops?.Methods ?? [])
-            {
-                byKey[method.MethodKey] = byKey.TryGetValue(method.MethodKey, out var row) ? row with { Hop = method } : (method.DisplayName, null, method);
-            }
-
-            foreach (var (name, allocation, hop) in byKey.Values
-                .OrderByDescending(r => Rate(r.Allocation?.Bytes, _allocations) ?? 0)
-                .ThenByDescending(r => Rate(r.Hop?.Hops, _hops) ?? 0)
-                .Take(top))
+            foreach (var method in Latest?.Methods.Take(top) ?? [])
             {
                 table.AddRow(
-                    name,
-                    Format(Rate(allocation?.Bytes, _allocations), Numbers.Bytes),
-                    Format(Rate(allocation?.Objects, _allocations), Numbers.Count),
-                    Format(Rate(allocation?.Calls ?? hop?.Calls, allocation is null ? _hops : _allocations), Numbers.Count),
-                    Format(Rate(hop?.Hops, _hops), Numbers.Count));
+                    method.DisplayName,
+                    Format(method.BytesPerSecond, Numbers.Bytes),
+                    Format(method.ObjectsPerSecond, Numbers.Count),
+                    Format(method.CallsPerSecond, Numbers.Count),
+                    Format(method.HopsPerSecond, Numbers.Count));
             }
 
             return table;
         }
 
-        private static double? Rate(Figure? figure, AsyncCostReport? window) =>
-            figure is null || window is null ? null : figure.Value / Math.Max(window.Duration.TotalSeconds, 0.001);
+        private static string Seconds(TimeSpan time) => time.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture);
 
         private static string Format(double? value, Func<double, string> format) => value is null ? "-" : format(value.Value);
     }

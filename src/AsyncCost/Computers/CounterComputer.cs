@@ -12,6 +12,10 @@ internal sealed class CounterComputer
     /// <summary>Counter samples seen.</summary>
     public long Samples { get; private set; }
 
+    /// <summary>threadpool-completed-items-count payloads summed in <see cref="CompletedWorkItems"/>: each covers one counter
+    /// interval, so a rate can be taken over the counter's own time rather than a clock that may cut between payloads.</summary>
+    public int CompletedWorkItemsSamples { get; private set; }
+
     /// <summary>Adds another stream's counters (a later slice or trace file of the same pass): increments add, peaks take the larger.</summary>
     public void Add(CounterComputer other)
     {
@@ -22,6 +26,7 @@ internal sealed class CounterComputer
         MaxQueueLength = Max(MaxQueueLength, other.MaxQueueLength);
         MaxThreadCount = Max(MaxThreadCount, other.MaxThreadCount);
         Samples += other.Samples;
+        CompletedWorkItemsSamples += other.CompletedWorkItemsSamples;
     }
 
     private static double? Sum(double? a, double? b) => a is null && b is null ? null : (a ?? 0) + (b ?? 0);
@@ -36,6 +41,7 @@ internal sealed class CounterComputer
         {
             case "threadpool-completed-items-count":
                 CompletedWorkItems = (CompletedWorkItems ?? 0) + value;
+                CompletedWorkItemsSamples++;
                 break;
             case "monitor-lock-contention-count":
                 LockContentions = (LockContentions ?? 0) + value;

@@ -144,7 +144,8 @@ internal sealed class HopComputer
             var blocked = Math.Max(timestampMs - wait.StartedMs, 0);
             if (wait.Blocker is { } blocker)
             {
-                blocker.BlockedMilliseconds += blocked;
+                // By name: a wait that spans a TakeCounts belongs to the interval it ends in.
+                Method(blocker.StateMachineName).BlockedMilliseconds += blocked;
             }
             else
             {
@@ -237,6 +238,31 @@ internal sealed class HopComputer
 
     /// <summary>The per-method figures.</summary>
     public IReadOnlyCollection<MethodHops> Results() => _methods.Values;
+
+    /// <summary>
+    /// Moves the counts gathered since the last take into a new computer (one stream, as if read on its own) and goes on
+    /// from zero, keeping what it tracks (boxes, pending awaits, threads): a live session's intervals then lose nothing at
+    /// their edges, as separate streams would.
+    /// </summary>
+    public HopComputer TakeCounts()
+    {
+        var taken = new HopComputer
+        {
+            WorkItems = WorkItems,
+            Hops = Hops,
+            UnattributedHops = UnattributedHops,
+            UnattributedBlockingWaits = UnattributedBlockingWaits,
+            UnattributedBlockedMilliseconds = UnattributedBlockedMilliseconds,
+            Overflowed = Overflowed,
+        };
+        foreach (var (name, method) in _methods)
+        {
+            taken._methods.Add(name, method);
+        }
+        _methods.Clear();
+        (WorkItems, Hops, UnattributedHops, UnattributedBlockingWaits, UnattributedBlockedMilliseconds, Overflowed) = (0, 0, 0, 0, 0, false);
+        return taken;
+    }
 
     private void Resumed(int threadId, int box)
     {

@@ -11,10 +11,15 @@ namespace AsyncCost.Events;
 internal sealed class EventReader
 {
     private long _events;
+    private EventPipeEventSource? _source;
+    private long _eventsLostTaken;
+    private Action<EventReader, TimeSpan>? _onInterval;
+    private double _intervalMs;
+    private double _nextBoundaryMs;
 
-    public AllocationComputer Allocations { get; } = new();
-    public HopComputer Hops { get; } = new();
-    public CounterComputer Counters { get; } = new();
+    public AllocationComputer Allocations { get; private set; } = new();
+    public HopComputer Hops { get; private set; } = new();
+    public CounterComputer Counters { get; private set; } = new();
     public MethodCatalog Methods { get; }
 
     /// <summary>Events read so far (safe to read from another thread).</summary>
@@ -41,11 +46,15 @@ internal sealed class EventReader
     /// <summary>The stream's session duration, when it says.</summary>
     public TimeSpan? Duration { get; private set; }
 
+    /// <summary>The timestamp of the last event read, from the session's start.</summary>
+    public TimeSpan LastEventTime { get; private set; }
+
     public EventReader(MethodCatalog methods) => Methods = methods;
 
     /// <summary>Processes the source until its stream ends.</summary>
     public void Process(EventPipeEventSource source)
     {
+        _source = source;
         source.Clr.All += OnEvent;
         source.Dynamic.All += OnEvent;
         new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).All += OnEvent;
@@ -55,6 +64,7 @@ internal sealed class EventReader
         }
         finally
         {
+            _source = null;
             EventsLost = source.EventsLost;
             if (source.SessionStartTime != default)
             {
@@ -67,8 +77,55 @@ internal sealed class EventReader
         }
     }
 
+    /// <summary>
+    /// Cuts the stream into intervals of <paramref name="length"/> by the events' own timestamps (a live monitor): as the first
+    /// event past each boundary arrives, <paramref name="onInterval"/> gets what the interval read (<see cref="TakeInterval"/>)
+    /// and the interval's end. Intervals are then true slices of the target's time even when the events arrive late.
+    /// </summary>
+    public void SplitIntoIntervals(TimeSpan length, Action<EventReader, TimeSpan> onInterval)
+    {
+        _intervalMs = length.TotalMilliseconds;
+        _nextBoundaryMs = _intervalMs;
+        _onInterval = onInterval;
+    }
+
+    /// <summary>
+    /// Moves what was read since the last take into a reader of its own, as if that interval had been a stream read alone
+    /// (allocations, counters and hop counts; the hop computer keeps following the tasks in flight), and goes on from zero.
+    /// Call it on the thread that reads, or once the stream has ended.
+    /// </summary>
+    public EventReader TakeInterval()
+    {
+        var lost = _source?.EventsLost ?? (int)EventsLost;
+        var taken = new EventReader(Methods)
+        {
+            Allocations = Allocations,
+            Hops = Hops.TakeCounts(),
+            Counters = Counters,
+            _events = Interlocked.Exchange(ref _events, 0),
+            SawTplEvents = SawTplEvents,
+            EventsLost = lost - _eventsLostTaken,
+            ProcessId = ProcessId,
+            StartedAt = StartedAt,
+            CommandLine = CommandLine,
+            LastEventTime = LastEventTime,
+        };
+        taken.ThreadIds.UnionWith(ThreadIds);
+        _eventsLostTaken = lost;
+        Allocations = new AllocationComputer();
+        Counters = new CounterComputer();
+        return taken;
+    }
+
     private void OnEvent(TraceEvent e)
     {
+        var timestamp = e.TimeStampRelativeMSec;
+        while (_onInterval is not null && timestamp >= _nextBoundaryMs)
+        {
+            _onInterval(TakeInterval(), TimeSpan.FromMilliseconds(_nextBoundaryMs));
+            _nextBoundaryMs += _intervalMs;
+        }
+        LastEventTime = TimeSpan.FromMilliseconds(timestamp);
         Interlocked.Increment(ref _events);
         ProcessId ??= e.ProcessID > 0 ? e.ProcessID : null;
         var id = (int)e.ID;

@@ -30,9 +30,17 @@ public sealed class AsyncCostListener : IDisposable
 
     /// <summary>Starts listening.</summary>
     /// <param name="hopDutyCycle">When the hop stream runs (see <see cref="HopDutyCycle"/>).</param>
-    /// <param name="log">Receives the rare messages the stream has for a person: what it cannot measure, or why it stopped.</param>
+    /// <param name="log">Receives the rare messages the stream has for a person: what it cannot measure, or why it stopped.
+    /// A callback that throws loses its message; the exception never reaches the process.</param>
     /// <exception cref="ArgumentException">The duty cycle cannot run.</exception>
     public AsyncCostListener(HopDutyCycle hopDutyCycle, Action<string>? log = null)
+        : this(hopDutyCycle, log, ignoreAllocationEvents: false)
+    {
+    }
+
+    /// <summary>Starts listening; <paramref name="ignoreAllocationEvents"/> makes it behave as on a runtime whose
+    /// AllocationSampled events never arrive (tests of that fallback).</summary>
+    internal AsyncCostListener(HopDutyCycle hopDutyCycle, Action<string>? log, bool ignoreAllocationEvents)
     {
         ArgumentNullException.ThrowIfNull(hopDutyCycle);
         if (hopDutyCycle.Problem() is { } problem)
@@ -40,8 +48,8 @@ public sealed class AsyncCostListener : IDisposable
             throw new ArgumentException("Invalid hop duty cycle: " + problem, nameof(hopDutyCycle));
         }
         _dutyCycle = hopDutyCycle;
-        _log = log ?? (_ => { });
-        _listener = new RuntimeEventListener(hopDutyCycle, _log);
+        _log = NeverThrowing(log);
+        _listener = new RuntimeEventListener(hopDutyCycle, _log, ignoreAllocationEvents);
     }
 
     /// <summary>Each method's totals since the stream started, including what arrived up to now.</summary>
@@ -65,6 +73,21 @@ public sealed class AsyncCostListener : IDisposable
 
     /// <summary>Stops listening.</summary>
     public void Dispose() => _listener.Dispose();
+
+    /// <summary>The log callback runs inside runtime event callbacks and metric collections: a host logger that fails there
+    /// must not turn into an exception in the host's awaits or its exporter.</summary>
+    private static Action<string> NeverThrowing(Action<string>? log) => log is null ? _ => { } : message =>
+    {
+        try
+        {
+            log(message);
+        }
+#pragma warning disable CA1031 // the message is lost; the host is not disturbed
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
+    };
 
     private void Absorb(StreamInterval interval)
     {

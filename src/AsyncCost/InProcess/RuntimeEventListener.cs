@@ -36,12 +36,17 @@ internal sealed class RuntimeEventListener : EventListener
     private bool _failed;
     private bool _disposed;
 
-    public RuntimeEventListener(HopDutyCycle dutyCycle, Action<string> log)
+    /// <summary>False until the constructor has run (events the base constructor lets through before are not fed), and false
+    /// for a listener told to ignore allocation events (tests of a runtime that sends none).</summary>
+    private bool _feedAllocationEvents;
+
+    public RuntimeEventListener(HopDutyCycle dutyCycle, Action<string> log, bool ignoreAllocationEvents = false)
     {
         _dutyCycle = dutyCycle;
         _log = log;
         lock (_gate)
         {
+            _feedAllocationEvents = !ignoreAllocationEvents;
             if (!dutyCycle.IsOff)
             {
                 _dutyTimer = new Timer(_ => SafeToggle(), null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
@@ -86,6 +91,8 @@ internal sealed class RuntimeEventListener : EventListener
                 }
                 switch (eventData.EventSource.Name)
                 {
+                    case KnownEvents.RuntimeProvider when !_feedAllocationEvents:
+                        break;
                     case KnownEvents.RuntimeProvider when InsideTplWindow(eventData.TimeStamp):
                         _excludedSamples++;
                         break;

@@ -19,6 +19,17 @@ public static class AsyncCostSession
     public static Task<AsyncCostReport> AttachAsync(int processId, SessionOptions options, CancellationToken cancellationToken = default)
         => SessionRunner.AttachAsync(processId, options, cancellationToken);
 
+    /// <summary>Attach to a running .NET process with one EventPipe session for as long as the enumeration runs, and yield a
+    /// snapshot of what each interval measured (per-second rates per method) every <see cref="MonitorOptions.Interval"/>. The
+    /// enumeration ends when the token is cancelled, or after a last snapshot whose report says
+    /// <see cref="StopReason.ProcessExited"/>. Errors are thrown by the first MoveNextAsync, as for <see cref="AttachAsync"/>.</summary>
+    /// <exception cref="ProcessNotFoundException">No process has that id.</exception>
+    /// <exception cref="NotDotNetProcessException">The process has no .NET diagnostics endpoint.</exception>
+    /// <exception cref="DiagnosticsDisabledException">The process runs with DOTNET_EnableDiagnostics=0.</exception>
+    /// <exception cref="AccessDeniedException">The process belongs to another user.</exception>
+    public static IAsyncEnumerable<MonitorSnapshot> MonitorAsync(int processId, MonitorOptions options, CancellationToken cancellationToken = default)
+        => LiveMonitor.RunAsync(processId, options, cancellationToken);
+
     /// <summary>Launch a command suspended on a diagnostic port (once per pass), resume it when the session is ready,
     /// and record until it exits, the duration elapses, or the token is cancelled (the child is then killed).</summary>
     /// <exception cref="CommandNotFoundException">The program does not exist or cannot be executed.</exception>

@@ -97,6 +97,33 @@ internal static class LiveSlice
         }
     }
 
+    /// <summary>Starts the session, telling why the process refused it: gone, another user's, or no .NET runtime listening.</summary>
+    internal static async Task<EventPipeSession> OpenSessionAsync(
+        DiagnosticsClient client, EventPipeSessionConfiguration configuration, int processId, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await StartSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
+        {
+            if (!TargetProcess.Exists(processId))
+            {
+                throw new ProcessNotFoundException(processId);
+            }
+            if (TargetProcess.BelongsToAnotherUser(processId))
+            {
+                // The runtime's socket is private to its user: connect fails with EACCES, reported as ServerNotAvailable.
+                throw new AccessDeniedException(processId, e);
+            }
+            throw new NotDotNetProcessException($"Process {processId} refused the EventPipe session: {e.Message}", e);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            throw new AccessDeniedException(processId, e);
+        }
+    }
+
     /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), reads until the
     /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
     public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
@@ -115,26 +142,7 @@ internal static class LiveSlice
         EventPipeSession session;
         try
         {
-            session = await StartSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
-        {
-            copy?.Dispose();
-            if (!TargetProcess.Exists(processId))
-            {
-                throw new ProcessNotFoundException(processId);
-            }
-            if (TargetProcess.BelongsToAnotherUser(processId))
-            {
-                // The runtime's socket is private to its user: connect fails with EACCES, reported as ServerNotAvailable.
-                throw new AccessDeniedException(processId, e);
-            }
-            throw new NotDotNetProcessException($"Process {processId} refused the EventPipe session: {e.Message}", e);
-        }
-        catch (UnauthorizedAccessException e)
-        {
-            copy?.Dispose();
-            throw new AccessDeniedException(processId, e);
+            session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         }
         catch
         {
@@ -207,7 +215,7 @@ internal static class LiveSlice
         }
     }
 
-    private static void ReadToEnd(Stream stream, EventReader reader)
+    internal static void ReadToEnd(Stream stream, EventReader reader)
     {
         try
         {

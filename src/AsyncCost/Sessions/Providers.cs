@@ -46,6 +46,16 @@ internal static class Providers
             ];
     }
 
+    /// <summary>The providers of several passes in one session (monitor): each provider once, with the union of the passes'
+    /// keywords at the most verbose of their levels.</summary>
+    public static IReadOnlyList<EventPipeProvider> Combined(MeasurementPasses passes, bool useAllocationTick, double counterIntervalSeconds)
+        => [.. new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops }
+            .Where(pass => passes.HasFlag(pass))
+            .SelectMany(pass => For(pass, useAllocationTick, counterIntervalSeconds))
+            .GroupBy(p => p.Name, StringComparer.Ordinal)
+            .Select(same => new EventPipeProvider(same.Key, same.Max(p => p.EventLevel), same.Aggregate(0L, (keywords, p) => keywords | p.Keywords),
+                same.First().Arguments))];
+
     /// <summary>The System.Runtime counters alone: what a windowed hop pass records between its windows (no TPL events, so
     /// the process runs as it does untraced), to count the thread pool's work items there.</summary>
     public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds)];

@@ -22,17 +22,9 @@ internal static class SessionRunner
     {
         ArgumentNullException.ThrowIfNull(options);
         cancellationToken.ThrowIfCancellationRequested();
-        TargetProcess.EnsureTraceable(processId);
-        var passes = PassList(options.Passes);
-        var methods = new MethodCatalog();
-        var mapped = TargetProcess.MappedFiles(processId);
-        foreach (var file in mapped)
-        {
-            methods.AddModule(file);
-        }
-        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
         var warnings = new List<ReportWarning>();
-        var useTick = NeedsAllocationTick(runtimeVersion, options, warnings);
+        var (methods, runtimeVersion, useTick) = PrepareAttach(processId, options, warnings);
+        var passes = PassList(options.Passes);
         var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
         var client = new DiagnosticsClient(processId);
@@ -82,6 +74,21 @@ internal static class SessionRunner
         CheckThreadIds(accumulators, threads, warnings);
         return new ReportBuilder(methods).Build(source, [.. accumulators.Where(a => a.Figures.Events > 0 || a.Duration > TimeSpan.Zero).Select(a => a.ToResult())],
             threads, stop, cutShort, warnings);
+    }
+
+    /// <summary>What attaching needs before a session starts: the target can be traced, the assemblies it maps name its
+    /// methods, and its runtime version decides which allocation event there is.</summary>
+    internal static (MethodCatalog Methods, string? RuntimeVersion, bool UseAllocationTick) PrepareAttach(int processId, SessionOptions options, List<ReportWarning> warnings)
+    {
+        TargetProcess.EnsureTraceable(processId);
+        var methods = new MethodCatalog();
+        var mapped = TargetProcess.MappedFiles(processId);
+        foreach (var file in mapped)
+        {
+            methods.AddModule(file);
+        }
+        var runtimeVersion = TargetProcess.RuntimeVersion(mapped);
+        return (methods, runtimeVersion, NeedsAllocationTick(runtimeVersion, options, warnings));
     }
 
     public static async Task<AsyncCostReport> LaunchAsync(LaunchCommand command, SessionOptions options, CancellationToken cancellationToken)
@@ -594,7 +601,7 @@ internal static class SessionRunner
         return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
     }
 
-    private static string? ProcessName(int processId)
+    internal static string? ProcessName(int processId)
     {
         try
         {

@@ -2,8 +2,9 @@ using System.Text.Json;
 
 namespace AsyncCost.Cli.Tests.Infrastructure;
 
-/// <summary>One "RESULT {json}" line of the workload: the exact in-process costs of one run (AsyncCostScope).</summary>
-internal sealed record WorkloadResult(string Scenario, int Count, long AllocatedBytes, double BytesPerOp)
+/// <summary>One "RESULT {json}" line of the workload: the exact in-process costs of one run (AsyncCostScope), and when the run
+/// ended in milliseconds of the workload's uptime.</summary>
+internal sealed record WorkloadResult(string Scenario, int Count, long AllocatedBytes, double BytesPerOp, long EndedAtMs = 0)
 {
     private const string Prefix = "RESULT ";
     private static readonly JsonSerializerOptions Options = new(JsonSerializerDefaults.Web);
