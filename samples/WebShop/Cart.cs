@@ -39,14 +39,41 @@ internal sealed partial class Stock
     public long Reserved => _reserved.Sum();
 }
 
-/// <summary>Customer discounts from a simulated remote service.</summary>
-internal sealed class Discounts
+/// <summary>Customer discounts and coupons from a simulated remote service.</summary>
+internal sealed partial class Discounts
 {
+    /// <summary>Coupons every customer holds.</summary>
+    public const int CouponsPerCustomer = 3;
+
     private readonly decimal _loyaltyDiscount = 0.1m;
+    private readonly int _couponValues = 5;
+
+    private async Task<decimal> LoadCouponAsync(int customer, int coupon)
+    {
+        await Task.Yield(); // stands for the coupon service's round trip
+        return (customer + coupon) % _couponValues;
+    }
 
     public async Task<decimal> GetDiscountAsync(int customer)
     {
         await Task.Yield(); // stands for the discount service's round trip
         return customer % 10 == 0 ? _loyaltyDiscount : 0m;
+    }
+}
+
+/// <summary>Shipping rates per zone, loaded once from a simulated remote rate table.</summary>
+internal sealed partial class Shipping
+{
+    private decimal[]? _rates;
+
+    private static decimal Rate(decimal[] rates, int customer) => rates[customer % rates.Length];
+
+    private async Task EnsureRatesAsync()
+    {
+        if (_rates is null)
+        {
+            await Task.Yield(); // stands for the rate table's one round trip
+            _rates = [.. Enumerable.Range(0, 10).Select(zone => 4.5m + zone)];
+        }
     }
 }

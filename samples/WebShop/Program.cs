@@ -13,7 +13,8 @@ if (args is ["--allocation-truth", var calls])
 }
 
 var builder = WebApplication.CreateBuilder(args);
-builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Discounts>().AddSingleton<Checkout>();
+builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Discounts>().AddSingleton<Shipping>()
+    .AddSingleton<Checkout>();
 
 // The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
 // AsyncCost:Instrumentation (env AsyncCost__Instrumentation) is for the overhead benchmark (benchmarks/AsyncCost.Benchmarks

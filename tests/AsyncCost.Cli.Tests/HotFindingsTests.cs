@@ -9,13 +9,8 @@ namespace AsyncCost.Cli.Tests;
 /// </summary>
 public sealed class HotFindingsTests
 {
-    private static readonly string RecordedDirectory = Path.Combine(Repository.Root, "tests", "AsyncCost.Cli.Tests", "Recorded");
-    private static readonly string Sarif = Path.Combine(RecordedDirectory, "chatty.sarif");
-    private static readonly string[] Traces =
-    [
-        Path.Combine(RecordedDirectory, "chatty.allocations.nettrace"),
-        Path.Combine(RecordedDirectory, "chatty.hops.nettrace"),
-    ];
+    private static readonly string Sarif = Repository.Recorded("chatty.sarif");
+    private static readonly string[] Traces = Repository.RecordedTraces("chatty");
 
     private const string ProducerKey = "ChattyPipeline.OrderPipeline.ProduceOrdersAsync";
 

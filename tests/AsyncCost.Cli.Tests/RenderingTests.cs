@@ -90,12 +90,70 @@ public sealed class RenderingTests
         Assert.Equal(AsyncCostReport.CurrentSchemaVersion, report.SchemaVersion);
     }
 
-    private static string Render(ReportFormat format)
+    private static readonly AsyncCostReport WebReport = Report with
+    {
+        Methods =
+        [
+            Framework("Microsoft.AspNetCore.Server.Kestrel.Core", "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests", 900),
+            Framework("System.Net.Http", "System.Net.Http.HttpConnection.SendAsync", 300),
+            Framework("Microsoft.AspNetCore.Server.Kestrel.Core", "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.Http1Connection.ParseRequest", 100),
+            .. Report.Methods,
+        ],
+    };
+
+    [Fact]
+    public void Framework_methods_come_after_the_users_one_row_per_assembly_with_its_totals()
+    {
+        var lines = Render(WebReport, new ReportView(ReportFormat.Table)).Split('\n');
+
+        // The methods table's rows: after its header's rule, up to the blank line before its note.
+        var rows = lines.SkipWhile(l => !l.Contains("Async methods", StringComparison.Ordinal)).SkipWhile(l => !l.StartsWith('─')).Skip(1).TakeWhile(l => l.Trim().Length > 0).ToList();
+        Assert.Equal(4, rows.Count);
+        Assert.Contains(LongName, rows[0], StringComparison.Ordinal);
+        Assert.Contains("Contoso.Small.RunAsync", rows[1], StringComparison.Ordinal);
+        Assert.Matches(@"\[Microsoft\.AspNetCore\.Server\.Kestrel\.Core: 2 methods\]\s+20\s+.*\s+1,000 B\s", rows[2]);
+        Assert.Matches(@"\[System\.Net\.Http: 1 method\]\s+10\s+.*\s+300 B\s", rows[3]);
+        Assert.Contains(lines, l => l.Contains("--all-methods lists them", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void All_methods_lists_the_framework_methods_one_by_one_csv_groups_them_like_the_table_and_json_keeps_every_row()
+    {
+        var table = Render(WebReport, new ReportView(ReportFormat.Table, AllMethods: true));
+        int Line(string name) => table.IndexOf(name, StringComparison.Ordinal);
+        Assert.True(Line("Contoso.Small.RunAsync") < Line("HttpProtocol.ProcessRequests"));
+        Assert.True(Line("HttpProtocol.ProcessRequests") < Line("HttpConnection.SendAsync"));
+        Assert.True(Line("HttpConnection.SendAsync") < Line("Http1Connection.ParseRequest"));
+        Assert.DoesNotContain("methods]", table, StringComparison.Ordinal);
+
+        var csv = Render(WebReport, new ReportView(ReportFormat.Csv)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(5, csv.Length);
+        Assert.EndsWith(",framework,Microsoft.AspNetCore.Server.Kestrel.Core", csv[3], StringComparison.Ordinal);
+
+        var json = AsyncCostReportJson.Deserialize(Render(WebReport, new ReportView(ReportFormat.Json)));
+        Assert.Equal(5, json.Methods.Count);
+        Assert.Equal(MethodOrigin.Framework, json.Methods.Single(m => m.MethodKey.EndsWith("SendAsync", StringComparison.Ordinal)).Origin);
+        Assert.Equal("System.Net.Http", json.Methods.Single(m => m.MethodKey.EndsWith("SendAsync", StringComparison.Ordinal)).Assembly);
+    }
+
+    private static MethodCost Framework(string assembly, string key, double bytes) => new()
+    {
+        MethodKey = key,
+        DisplayName = key,
+        Assembly = assembly,
+        Origin = MethodOrigin.Framework,
+        Calls = Figure.Exact(10, FigureSource.AllocationPass),
+        Bytes = Figure.Exact(bytes, FigureSource.AllocationPass),
+    };
+
+    private static string Render(AsyncCostReport report, ReportView view)
     {
         using var writer = new StringWriter();
-        ReportWriter.Write(Report, null, format, writer, isTerminal: false);
+        ReportWriter.Write(report, null, view, writer, isTerminal: false);
         return writer.ToString();
     }
+
+    private static string Render(ReportFormat format) => Render(Report, new ReportView(format));
 
     [Theory]
     [InlineData(100)]

@@ -45,6 +45,7 @@ public sealed class SampleFindingsTests(BuiltSamples samples)
             [
                 "AC0001 " + Shop + "Checkout.CheckoutAsync",
                 "AC0002 " + Shop + "Catalog.GetPriceAsync",
+                "AC0003 " + Shop + "Shipping.GetRateAsync",
                 "AC0006 " + Shop + "Checkout.CheckoutAsync",
             ]
         },

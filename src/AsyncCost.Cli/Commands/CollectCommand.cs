@@ -36,6 +36,7 @@ internal static class CollectCommand
             + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
+        var allMethods = CommonOptions.AllMethods();
         var hopDuty = new Option<double>("--hop-duty")
         {
             Description = "The share of the hop pass that is traced, in (0, 1]: below 1 the hop pass records 1 s windows and scales its counts by the "
@@ -63,7 +64,7 @@ internal static class CollectCommand
         };
         var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
         {
-            processId, processName, duration, passes, hopDuty, output, format, sarif, childOutput, command,
+            processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, childOutput, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -86,7 +87,7 @@ internal static class CollectCommand
             }
 
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
-            return ReportRun.RunAsync(parse.GetValue(format), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
+            return ReportRun.RunAsync(new ReportView(parse.GetValue(format), parse.GetValue(allMethods)), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
             {
                 var options = new SessionOptions
                 {

@@ -28,9 +28,15 @@ internal static class CommonOptions
     public static Option<string[]> Sarif() => new("--sarif")
     {
         Description = "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
-            + "by what their methods cost in this measurement; findings in methods that never ran are listed last as not exercised. "
+            + "by what their methods cost in this measurement; findings no pass could measure are listed last, as not observable or (their method never ran) not exercised. "
             + "Repeat it for several logs (one per project), or name a folder for every *.sarif in it.",
         HelpName = "build.sarif|folder",
+    };
+
+    public static Option<bool> AllMethods() => new("--all-methods")
+    {
+        Description = "List the framework's and libraries' async methods (System.*, Microsoft.*, Kestrel, HttpClient) one row each. "
+            + "Default: the application's own methods first, then one row per framework or library assembly with its totals (json always has every row).",
     };
 
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };

@@ -40,9 +40,10 @@ internal static class ReportCommand
         var format = CommonOptions.Format();
         var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format), plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var sarif = CommonOptions.Sarif();
-        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif };
+        var allMethods = CommonOptions.AllMethods();
+        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif, allMethods };
         command.SetAction((parse, _) => ReportRun.RunAsync(
-            parse.GetValue(format),
+            new ReportView(parse.GetValue(format), parse.GetValue(allMethods)),
             parse.GetValue(output),
             parse.GetValue(sarif),
             hint: null,

@@ -23,14 +23,14 @@ internal sealed class ReportOutput : IDisposable
 
     private readonly Lock _gate = new();
 
-    private readonly ReportFormat _format;
+    private readonly ReportView _view;
     private readonly IReadOnlyList<AnalyzerFinding>? _findings;
     private FileStream? _file;
     private bool _written;
 
-    private ReportOutput(ReportFormat format, string? basePath, FileStream? file, IReadOnlyList<AnalyzerFinding>? findings)
+    private ReportOutput(ReportView view, string? basePath, FileStream? file, IReadOnlyList<AnalyzerFinding>? findings)
     {
-        _format = format;
+        _view = view;
         _findings = findings;
         BasePath = basePath;
         _file = file;
@@ -45,11 +45,11 @@ internal sealed class ReportOutput : IDisposable
     public string? TracePath => BasePath is null ? null : BasePath + ".nettrace";
 
     /// <exception cref="CliException">The report file cannot be created.</exception>
-    public static ReportOutput Open(ReportFormat format, string? outputOption, IReadOnlyList<AnalyzerFinding>? findings = null)
+    public static ReportOutput Open(ReportView view, string? outputOption, IReadOnlyList<AnalyzerFinding>? findings = null)
     {
         if (outputOption is null)
         {
-            return new ReportOutput(format, null, null, findings);
+            return new ReportOutput(view, null, null, findings);
         }
 
         var fullPath = Path.GetFullPath(outputOption);
@@ -60,10 +60,10 @@ internal sealed class ReportOutput : IDisposable
 
         var extension = Path.GetExtension(fullPath);
         var basePath = KnownExtensions.Contains(extension, StringComparer.OrdinalIgnoreCase) ? fullPath[..^extension.Length] : fullPath;
-        var reportPath = basePath + ReportWriter.FileExtension(format);
+        var reportPath = basePath + ReportWriter.FileExtension(view.Format);
         try
         {
-            return new ReportOutput(format, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read), findings);
+            return new ReportOutput(view, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read), findings);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -75,21 +75,21 @@ internal sealed class ReportOutput : IDisposable
     public void Write(AsyncCostReport report)
     {
         var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
-        ReportWriter.Write(report, hot, _format, Console.Out, isTerminal: !Console.IsOutputRedirected);
+        ReportWriter.Write(report, hot, _view, Console.Out, isTerminal: !Console.IsOutputRedirected);
         lock (_gate)
         {
             if (_file is not null)
             {
                 using (var writer = new StreamWriter(_file))
                 {
-                    ReportWriter.Write(report, hot, _format, writer, isTerminal: false);
+                    ReportWriter.Write(report, hot, _view, writer, isTerminal: false);
                 }
 
                 _file = null;
-                if (_format != ReportFormat.Json)
+                if (_view.Format != ReportFormat.Json)
                 {
                     using var json = new StreamWriter(BasePath + ReportWriter.FileExtension(ReportFormat.Json));
-                    ReportWriter.Write(report, hot, ReportFormat.Json, json, isTerminal: false);
+                    ReportWriter.Write(report, hot, new ReportView(ReportFormat.Json), json, isTerminal: false);
                 }
             }
 

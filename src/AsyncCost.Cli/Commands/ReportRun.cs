@@ -13,14 +13,14 @@ internal static class ReportRun
 {
     public delegate Task<AsyncCostReport> Measure(ReportOutput output, CancellationToken stop, StatusLine status);
 
-    /// <param name="format">The report format.</param>
+    /// <param name="view">The report format, and whether framework methods are listed one by one.</param>
     /// <param name="outputOption">The -o value, if given.</param>
     /// <param name="sarifPaths">The --sarif values (files or folders): the analyzer findings to rank by the measured costs.</param>
     /// <param name="hint">The recording hint shown on the status line; null when nothing is recorded live.</param>
     /// <param name="measure">Runs the library session.</param>
     /// <param name="exitCode">The exit code for a report (default 0).</param>
     public static async Task<int> RunAsync(
-        ReportFormat format, string? outputOption, IReadOnlyList<string>? sarifPaths, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
+        ReportView view, string? outputOption, IReadOnlyList<string>? sarifPaths, string? hint, Measure measure, Func<AsyncCostReport, int>? exitCode = null)
     {
         // Read the findings first: a bad SARIF path should fail before a long recording, not after it.
         var sarif = sarifPaths is { Count: > 0 } ? SarifFindingsReader.ReadAll(sarifPaths) : null;
@@ -28,7 +28,7 @@ internal static class ReportRun
         {
             Console.Error.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
         }
-        using var output = ReportOutput.Open(format, outputOption, sarif?.Findings);
+        using var output = ReportOutput.Open(view, outputOption, sarif?.Findings);
         using var stop = new StopSignal('\n', output.DiscardUnwritten);
         var status = StatusLine.ForStandardError(hint ?? stop.Hint);
         AsyncCostReport report;

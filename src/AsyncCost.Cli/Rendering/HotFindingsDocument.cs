@@ -15,7 +15,8 @@ internal static class HotFindingsDocument
         ])
         {
             Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits). "
-                + "Not exercised: the measured run never called the method.",
+                + "Not exercised: the trace's method events show the method never ran. Not observable: it ran, or the trace cannot tell, but no pass could "
+                + "see it (a call that completes synchronously without allocating, or a Task<T> several methods return); json's verdictReason says which.",
         };
         foreach (var row in hot.Findings)
         {
@@ -26,7 +27,7 @@ internal static class HotFindingsDocument
                 Location(row.Finding),
                 method?.DisplayName ?? row.Finding.MethodKey ?? "-",
                 CostName(row.Finding.CostKind),
-                row.Exercised ? Numbers.Percent(row.Share) : "not exercised",
+                VerdictText(row),
                 method?.Calls is { } calls ? Numbers.Count(calls.Value) : "-",
                 Numbers.PerCall(method?.BytesPerCall),
                 Numbers.PerCall(method?.HopsPerCall));
@@ -38,7 +39,7 @@ internal static class HotFindingsDocument
     /// <summary>For spreadsheets (csv): plain numbers.</summary>
     public static TextTable Raw(HotFindingsReport hot)
     {
-        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "bytesPerCall", "hopsPerCall", "message"];
+        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "bytesPerCall", "hopsPerCall", "message", "verdict", "verdictReason"];
         var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var row in hot.Findings)
         {
@@ -56,11 +57,22 @@ internal static class HotFindingsDocument
                 Numbers.Raw(row.Method?.Calls?.Value),
                 Numbers.Raw(row.Method?.BytesPerCall),
                 Numbers.Raw(row.Method?.HopsPerCall),
-                finding.Message);
+                finding.Message,
+                VerdictName(row.Verdict),
+                row.VerdictReason ?? "");
         }
 
         return table;
     }
+
+    private static string VerdictText(HotFinding row) => row.Verdict == FindingVerdict.Measured ? Numbers.Percent(row.Share) : VerdictName(row.Verdict).Replace('-', ' ');
+
+    private static string VerdictName(FindingVerdict verdict) => verdict switch
+    {
+        FindingVerdict.Measured => "measured",
+        FindingVerdict.NotObservable => "not-observable",
+        _ => "not-exercised",
+    };
 
     private static string Location(AnalyzerFinding finding) =>
         finding.FilePath is null ? "-" : Path.GetFileName(finding.FilePath) + (finding.Line is { } line ? ":" + line.ToString(System.Globalization.CultureInfo.InvariantCulture) : "");

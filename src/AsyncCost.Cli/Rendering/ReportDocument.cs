@@ -8,9 +8,11 @@ internal static class ReportDocument
     private const int UnattributedTypesShown = 10;
 
     /// <summary>The whole report for reading (table and markdown formats).</summary>
-    public static TextDocument Create(AsyncCostReport report)
+    /// <param name="report">The report.</param>
+    /// <param name="allMethods">List framework and library methods one by one instead of one row per assembly.</param>
+    public static TextDocument Create(AsyncCostReport report, bool allMethods = false)
     {
-        var tables = new List<TextTable> { Methods(report) };
+        var tables = new List<TextTable> { Methods(report, allMethods) };
         if (report.UnattributedAllocations.Count > 0)
         {
             tables.Add(Unattributed(report));
@@ -36,16 +38,16 @@ internal static class ReportDocument
         return new TextDocument("AsyncCost report", Header(report), tables);
     }
 
-    /// <summary>One row per method with plain numbers, for spreadsheets (csv format).</summary>
-    public static TextTable MethodsRaw(AsyncCostReport report)
+    /// <summary>One row per method (framework and library methods: per assembly, unless <paramref name="allMethods"/>) with plain numbers, for spreadsheets (csv format).</summary>
+    public static TextTable MethodsRaw(AsyncCostReport report, bool allMethods = false)
     {
         string[] headers =
         [
             "method", "methodKey", "calls", "suspendingCalls", "bytesPerCall", "objectsPerCall", "hopsPerCall", "bytes", "bytesErrorBound", "bytesSamples",
-            "objects", "hops", "blockingWaits", "shareOfAsyncBytes", "passes",
+            "objects", "hops", "blockingWaits", "shareOfAsyncBytes", "passes", "origin", "assembly",
         ];
         var table = new TextTable("Async methods", [.. headers.Select(h => new TextColumn(h))]);
-        foreach (var method in SortedByCost(report.Methods))
+        foreach (var method in Rows(report, allMethods))
         {
             table.AddRow(
                 method.DisplayName,
@@ -62,10 +64,33 @@ internal static class ReportDocument
                 Numbers.Raw(method.Hops?.Value),
                 Numbers.Raw(method.BlockingWaits?.Value),
                 Numbers.Raw(method.ShareOfAsyncBytes),
-                Passes(method));
+                Passes(method),
+                method.Origin == MethodOrigin.User ? "user" : "framework",
+                method.Assembly ?? "");
         }
 
         return table;
+    }
+
+    /// <summary>
+    /// The rows a text format shows: the application's own methods, costliest first, then the framework's and libraries'
+    /// (see <see cref="MethodOrigin"/>): one row per assembly with the totals of its methods, costliest assembly first, or,
+    /// with <paramref name="allMethods"/>, every method.
+    /// </summary>
+    internal static IEnumerable<MethodCost> Rows(AsyncCostReport report, bool allMethods)
+    {
+        var user = SortedByCost(report.Methods.Where(m => m.Origin == MethodOrigin.User));
+        var framework = report.Methods.Where(m => m.Origin == MethodOrigin.Framework);
+        return user.Concat(allMethods
+            ? SortedByCost(framework)
+            : SortedByCost(framework.GroupBy(m => m.Assembly).Select(AssemblyRow)));
+    }
+
+    private static MethodCost AssemblyRow(IGrouping<string?, MethodCost> methods)
+    {
+        var name = methods.Key ?? "framework (assembly unknown)";
+        var count = methods.Count();
+        return MethodCost.Combine([.. methods], name, $"[{name}: {count} method{(count == 1 ? "" : "s")}]");
     }
 
     /// <summary>Most allocated bytes first; without an allocation pass, most hops first.</summary>
@@ -112,7 +137,7 @@ internal static class ReportDocument
         return lines;
     }
 
-    private static TextTable Methods(AsyncCostReport report)
+    private static TextTable Methods(AsyncCostReport report, bool allMethods)
     {
         var table = new TextTable("Async methods, most costly first",
         [
@@ -121,9 +146,12 @@ internal static class ReportDocument
         ])
         {
             Note = "Calls, bytes and objects come from the allocation pass (TPL events off); hops per suspending call from the hop pass. "
-                + "± is the sampling error bound (~95 %). Calls that complete synchronously without allocating are invisible to EventPipe.",
+                + "± is the sampling error bound (~95 %). Calls that complete synchronously without allocating are invisible to EventPipe."
+                + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
+                    ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
+                    : ""),
         };
-        foreach (var method in SortedByCost(report.Methods))
+        foreach (var method in Rows(report, allMethods))
         {
             table.AddRow(
                 method.DisplayName,

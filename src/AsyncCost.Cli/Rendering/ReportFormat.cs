@@ -12,6 +12,10 @@ internal enum ReportFormat
     Csv,
 }
 
+/// <summary>How a report is shown: its format, and whether the framework's and libraries' methods get a row each
+/// (<c>--all-methods</c>) or one row per assembly below the application's own. JSON always keeps every row.</summary>
+internal sealed record ReportView(ReportFormat Format, bool AllMethods = false);
+
 /// <summary>Writes a report in one format.</summary>
 internal static class ReportWriter
 {
@@ -25,24 +29,24 @@ internal static class ReportWriter
 
     /// <param name="report">The measurement.</param>
     /// <param name="hot">The analyzer findings ranked by it (--sarif), or null.</param>
-    /// <param name="format">The format.</param>
+    /// <param name="view">The format, and the framework methods' rows.</param>
     /// <param name="output">Where to write.</param>
     /// <param name="isTerminal">Colour and layout for a terminal.</param>
-    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportFormat format, TextWriter output, bool isTerminal)
+    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportView view, TextWriter output, bool isTerminal)
     {
-        switch (format)
+        switch (view.Format)
         {
             case ReportFormat.Json:
                 output.WriteLine(hot is null ? AsyncCostReportJson.Serialize(report) : HotFindingsJson.Serialize(hot));
                 break;
             case ReportFormat.Csv:
-                CsvWriter.Write(hot is null ? ReportDocument.MethodsRaw(report) : HotFindingsDocument.Raw(hot), output);
+                CsvWriter.Write(hot is null ? ReportDocument.MethodsRaw(report, view.AllMethods) : HotFindingsDocument.Raw(hot), output);
                 break;
             case ReportFormat.Markdown:
-                MarkdownWriter.Write(Document(report, hot), output);
+                MarkdownWriter.Write(Document(report, hot, view.AllMethods), output);
                 break;
             default:
-                ConsoleTableWriter.Write(Document(report, hot), output, isTerminal);
+                ConsoleTableWriter.Write(Document(report, hot, view.AllMethods), output, isTerminal);
                 break;
         }
 
@@ -50,9 +54,9 @@ internal static class ReportWriter
     }
 
     // The ranked findings come first: they are what the reader came for; the measurement follows as evidence.
-    private static TextDocument Document(AsyncCostReport report, HotFindingsReport? hot)
+    private static TextDocument Document(AsyncCostReport report, HotFindingsReport? hot, bool allMethods)
     {
-        var document = ReportDocument.Create(report);
+        var document = ReportDocument.Create(report, allMethods);
         return hot is null ? document : document with { Tables = [HotFindingsDocument.Table(hot), .. document.Tables] };
     }
 }

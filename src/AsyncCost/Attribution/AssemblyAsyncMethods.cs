@@ -41,10 +41,12 @@ internal static class AssemblyAsyncMethods
                 if (type.IsNested && reader.GetString(type.Name).StartsWith('<'))
                 {
                     table.AddStateMachine(fullName);
+                    AddClosureOf(table, fullName, null);
                 }
                 foreach (var methodHandle in type.GetMethods())
                 {
                     var method = reader.GetMethodDefinition(methodHandle);
+                    AddClosureOf(table, fullName, reader.GetString(method.Name));
                     if (StateMachineOf(reader, method) is not { } stateMachine || AsyncMethodName.Parse(stateMachine) is not { } name)
                     {
                         continue;
@@ -61,6 +63,26 @@ internal static class AssemblyAsyncMethods
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or BadImageFormatException)
         {
             return false;
+        }
+    }
+
+    /// <summary>
+    /// The member a closure belongs to, from what the compiler generated inside it: <paramref name="methodName"/> of the type
+    /// <paramref name="typeName"/> ("&lt;GetAsync&gt;g__Local|0" on "Ns.T+&lt;&gt;c__DisplayClass5_0"), or, with no method name, a
+    /// state machine nested in a closure ("Ns.T+&lt;&gt;c__DisplayClass5_0+&lt;&lt;GetAsync&gt;g__Local|0&gt;d").
+    /// </summary>
+    internal static void AddClosureOf(AsyncMethodTable table, string typeName, string? methodName)
+    {
+        if (methodName is not null)
+        {
+            if (methodName.StartsWith('<') && methodName.IndexOf('>', StringComparison.Ordinal) is var end and > 1)
+            {
+                table.AddClosureMember(typeName, methodName[1..end]);
+            }
+        }
+        else if (typeName.LastIndexOfAny(['+', '/']) is var nested and > 0 && AsyncMethodName.Parse(typeName) is { MemberName: { } member })
+        {
+            table.AddClosureMember(typeName[..nested], member);
         }
     }
 

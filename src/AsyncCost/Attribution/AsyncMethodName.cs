@@ -136,7 +136,9 @@ public sealed record AsyncMethodName
             };
         }
 
-        // State machines end in "d__N" (methods) or "d" (local functions and lambdas, whose ordinals are in the inner name).
+        // State machines end in "d__N" (methods) or "d" (local functions and lambdas, whose ordinals are in the inner name);
+        // a generic method's state machine adds its arity ("d__3`1", "d`1").
+        suffix = SplitArity(suffix).Name;
         if (!suffix.StartsWith('d') || (suffix.Length > 1 && !suffix.StartsWith("d__", StringComparison.Ordinal)))
         {
             return null;

@@ -6,6 +6,8 @@ internal sealed class AsyncMethodTable
 {
     private readonly Dictionary<string, List<string>> _stateMachinesByShortName = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<AsyncMethodName>> _methodsByTaskType = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<AsyncMethodName>> _closureOwnersByName = new(StringComparer.Ordinal);
+    private const string ClosurePrefix = "<>c__DisplayClass";
 
     public bool IsEmpty => _stateMachinesByShortName.Count == 0;
 
@@ -18,6 +20,28 @@ internal sealed class AsyncMethodTable
             Add(_stateMachinesByShortName, segment, fullName);
         }
     }
+
+    /// <summary>
+    /// Notes the member a closure belongs to, from a name generated inside it: a method of the closure
+    /// ("&lt;GetAsync&gt;g__Local|0", "&lt;GetAsync&gt;b__0") or a state machine nested in it. <paramref name="closureTypeName"/>
+    /// is the closure's full runtime name ("Ns.T+&lt;&gt;c__DisplayClass5_0"); it is kept under that name and under its own
+    /// segment, since allocation events may print a nested type by its own name alone.
+    /// </summary>
+    public void AddClosureMember(string closureTypeName, string memberName)
+    {
+        var segment = closureTypeName[(closureTypeName.LastIndexOfAny(['+', '/']) + 1)..];
+        if (segment.StartsWith(ClosurePrefix, StringComparison.Ordinal) && segment.Length < closureTypeName.Length
+            && AsyncMethodName.Parse(closureTypeName) is { Kind: GeneratedTypeKind.Closure } closure)
+        {
+            var member = closure with { MemberName = memberName, Kind = GeneratedTypeKind.StateMachine };
+            Add(_closureOwnersByName, closureTypeName, member);
+            Add(_closureOwnersByName, segment, member);
+        }
+    }
+
+    /// <summary>The member that allocates the closure so named (full or short name), when exactly one is known.</summary>
+    public AsyncMethodName? ClosureOwner(string closureTypeName) =>
+        _closureOwnersByName.TryGetValue(closureTypeName, out var owners) && owners.Count == 1 ? owners[0] : null;
 
     public void AddTaskReturningMethod(AsyncMethodName method, string taskTypeName) => Add(_methodsByTaskType, taskTypeName, method);
 

@@ -10,10 +10,15 @@ internal sealed class MethodCatalog
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1[";
 
+
     private readonly AsyncMethodTable _fromTrace = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
+    private readonly Dictionary<long, string> _modulePathById = [];
+    private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
+    private readonly List<AsyncMethodName> _membersByOrdinal = [];
     private AsyncMethodTable? _fromAssemblies;
     private bool _tableComplete;
 
@@ -30,7 +35,8 @@ internal sealed class MethodCatalog
     /// <param name="typeName">MethodNamespace: the runtime type name ("Ns.T+&lt;X&gt;d__0", "AsyncStateMachineBox`1[...]").</param>
     /// <param name="methodName">MethodName ("MoveNext", "GetPriceAsync").</param>
     /// <param name="signature">MethodSignature ("instance class System.Threading.Tasks.Task`1&lt;value class System.Decimal&gt;  (int32)").</param>
-    public void AddMethod(string typeName, string methodName, string signature)
+    /// <param name="moduleId">The event's ModuleID (0 when unknown): which module the method's type belongs to.</param>
+    public void AddMethod(string typeName, string methodName, string signature, long moduleId = 0)
     {
         if (!_seenMethods.Add((typeName, methodName, signature)))
         {
@@ -38,6 +44,13 @@ internal sealed class MethodCatalog
         }
         MethodEvents++;
         var type = RuntimeTypeName.Parse(typeName);
+        if (moduleId != 0 && AsyncMethodName.Parse(type.Name) is { } own)
+        {
+            _moduleIdByTypeKey.TryAdd(own.TypeKey, moduleId);
+        }
+        AddCompiledMethod(type.Name, methodName, moduleId);
+        AssemblyAsyncMethods.AddClosureOf(_fromTrace, type.Name, methodName);
+        AssemblyAsyncMethods.AddClosureOf(_fromTrace, type.Name, null);
         // A state machine's own methods (MoveNext), or a box whose type arguments name one.
         _fromTrace.AddStateMachine(type.Name);
         foreach (var argument in type.Arguments)
@@ -51,14 +64,75 @@ internal sealed class MethodCatalog
         }
     }
 
-    /// <summary>Adds a module path for the fallback (duplicates and framework assemblies are ignored).</summary>
-    public void AddModule(string? path)
+    /// <summary>Adds a module path for the fallback (duplicates and framework assemblies are ignored), and with its ModuleID
+    /// (from a module event) for <see cref="ModuleOf"/>.</summary>
+    public void AddModule(string? path, long moduleId = 0)
     {
+        if (moduleId != 0 && !string.IsNullOrEmpty(path))
+        {
+            _modulePathById[moduleId] = path;
+        }
         if (AssemblyAsyncMethods.IsUserModule(path) && _modulePaths.Add(path!))
         {
             _fromAssemblies = null; // read again, with this one
         }
     }
+
+    /// <summary>The path of the module holding <paramref name="method"/>'s type, when the trace's method and module events tell.</summary>
+    public string? ModuleOf(AsyncMethodName method) =>
+        _moduleIdByTypeKey.TryGetValue(method.TypeKey, out var id) && _modulePathById.TryGetValue(id, out var path) ? path : null;
+
+    /// <summary>
+    /// The member that allocates a closure (full name, or its nested name alone as allocation events may print it), from
+    /// what the compiler generated inside the closure: named by the trace's method events, or else by the assemblies still
+    /// at their recorded paths (a closure whose methods never ran, e.g. on a fast path, has no method events).
+    /// </summary>
+    public AsyncMethodName? ClosureOwner(string typeName) =>
+        _fromTrace.ClosureOwner(typeName) ?? (_fromAssemblies ??= ReadAssemblies()).ClosureOwner(typeName);
+
+    /// <summary>Join keys of every method the trace's method events named (a method's own code, its state machine's
+    /// MoveNext, its local functions and lambdas): the methods that were called at least once in the process; with the
+    /// path of the module holding each, when the module events tell.</summary>
+    public IEnumerable<(string Key, string TypeKey, string? ModulePath)> CompiledMethods() =>
+        _compiledMethodKeys.Select(m => (m.Key, m.Key[..m.Key.LastIndexOf('.')], _modulePathById.GetValueOrDefault(m.Value)));
+
+    /// <summary>Members known with their ordinal from the names of methods on closures and of local functions
+    /// ("Ns.T+&lt;&gt;c__DisplayClass5_0" :: "&lt;GetAsync&gt;g__Local|0", "Ns.T" :: "&lt;GetAsync&gt;g__Local|5_0").</summary>
+    public IReadOnlyList<AsyncMethodName> MembersByOrdinal() => _membersByOrdinal;
+
+    private void AddCompiledMethod(string typeName, string methodName, long moduleId)
+    {
+        if (AsyncMethodName.Parse(typeName) is { } generated)
+        {
+            if (generated.Kind != GeneratedTypeKind.Closure)
+            {
+                // A state machine's MoveNext; a local function's or lambda's means its member ran too.
+                _compiledMethodKeys.TryAdd(generated.MethodKey, moduleId);
+                _compiledMethodKeys.TryAdd(generated.TypeKey + "." + generated.MemberName, moduleId);
+            }
+            else if (MemberOf(methodName) is { } member && generated.MemberOrdinal is { } ordinal)
+            {
+                _membersByOrdinal.Add(generated with { MemberName = member, MemberOrdinal = ordinal, Kind = GeneratedTypeKind.StateMachine });
+                _compiledMethodKeys.TryAdd(generated.TypeKey + "." + member, moduleId);
+            }
+            return;
+        }
+        // A member of a user type, or a local function or lambda compiled as one ("<GetAsync>g__Local|5_0", "<Main>b__0_1").
+        if (AsyncMethodName.Parse(typeName + "+<" + (MemberOf(methodName) ?? methodName) + ">d__0") is not { } owner)
+        {
+            return;
+        }
+        _compiledMethodKeys.TryAdd(owner.MethodKey, moduleId);
+        if (AsyncMethodName.Parse(typeName + "+<" + methodName + ">d") is { Kind: not GeneratedTypeKind.StateMachine, MemberOrdinal: not null } local)
+        {
+            _compiledMethodKeys.TryAdd(local.MethodKey, moduleId);
+            _membersByOrdinal.Add(local);
+        }
+    }
+
+    /// <summary>"&lt;GetAsync&gt;g__Local|5_0" -> "GetAsync"; null for a name that is not a generated one.</summary>
+    private static string? MemberOf(string methodName) =>
+        methodName.StartsWith('<') && methodName.IndexOf('>', StringComparison.Ordinal) is var end and > 1 ? methodName[1..end] : null;
 
     /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
     public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);

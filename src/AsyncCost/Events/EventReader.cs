@@ -163,14 +163,17 @@ internal sealed class EventReader
         {
             if (e.PayloadByName("MethodNamespace") is string type && e.PayloadByName("MethodName") is string name)
             {
-                Methods.AddMethod(type, name, e.PayloadByName("MethodSignature") as string ?? "");
+                Methods.AddMethod(type, name, e.PayloadByName("MethodSignature") as string ?? "", ModuleId(e));
             }
         }
         else if (e.PayloadIndex("ModuleILPath") >= 0)
         {
-            Methods.AddModule(e.PayloadByName("ModuleILPath") as string);
+            Methods.AddModule(e.PayloadByName("ModuleILPath") as string, ModuleId(e));
         }
     }
+
+    private static long ModuleId(TraceEvent e) =>
+        e.PayloadIndex("ModuleID") >= 0 ? Convert.ToInt64(e.PayloadByName("ModuleID"), System.Globalization.CultureInfo.InvariantCulture) : 0;
 
     private void OnRuntimeEvent(TraceEvent e, int id)
     {

@@ -1,19 +1,41 @@
+using System.Globalization;
 using AsyncCost.Attribution;
 using AsyncCost.Report;
 
 namespace AsyncCost.Findings;
 
+/// <summary>What the measurement can say about a finding's method.</summary>
+public enum FindingVerdict
+{
+    /// <summary>The method has a row: a pass saw it run, and its figures are there.</summary>
+    Measured,
+
+    /// <summary>No pass saw the method, yet it may have run: it completed synchronously without allocating anything a pass
+    /// ties to it (the trace's method events say it ran, or the trace cannot tell), or what it allocated cannot be told apart
+    /// from the same type allocated by other methods.</summary>
+    NotObservable,
+
+    /// <summary>The method never ran: the trace's method events, which name every method the process compiled, do not name it.</summary>
+    NotExercised,
+}
+
 /// <summary>One analyzer finding with what its containing method measurably cost.</summary>
 public sealed class HotFinding
 {
-    /// <summary>1 for the costliest; not-exercised findings come last.</summary>
+    /// <summary>1 for the costliest; findings without a measured method come last (not observable, then not exercised).</summary>
     public int Rank { get; init; }
 
     /// <summary>The analyzer's finding.</summary>
     public required AnalyzerFinding Finding { get; init; }
 
-    /// <summary>True when the measured process ran the containing method (it has a row in the report).</summary>
+    /// <summary>True when a pass saw the containing method run (it has a row in the report).</summary>
     public bool Exercised { get; init; }
+
+    /// <summary>Measured, not observable, or not exercised.</summary>
+    public FindingVerdict Verdict { get; init; }
+
+    /// <summary>Why a finding without a row is not observable or not exercised, in one sentence; null when measured.</summary>
+    public string? VerdictReason { get; init; }
 
     /// <summary>The containing method's measured row, when it ran.</summary>
     public MethodCost? Method { get; init; }
@@ -58,7 +80,7 @@ public static class HotFindingsRanker
         // Rows share a key only where the names cannot tell them apart (two local functions of one name in one member).
         var byKey = measured.Methods
             .GroupBy(m => m.MethodKey, StringComparer.Ordinal)
-            .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? MethodCost.Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
 
         var totals = new KindTotals(
             Sum(byKey.Values, m => m.Bytes),
@@ -70,24 +92,82 @@ public static class HotFindingsRanker
             .Select(finding =>
             {
                 var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
+                var share = method is null ? null : ShareOf(method, finding.CostKind, totals);
+                var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured)
+                    : share is null ? Unshared(method, finding.CostKind, measured)
+                    : (FindingVerdict.Measured, null);
                 return new HotFinding
                 {
                     Finding = finding,
                     Method = method,
                     Exercised = method is not null,
-                    Share = method is null ? null : ShareOf(method, finding.CostKind, totals),
+                    Verdict = verdict,
+                    VerdictReason = reason,
+                    Share = share,
                 };
             })
-            .OrderByDescending(h => h.Exercised)
+            .OrderBy(h => h.Verdict)
             .ThenByDescending(h => h.Share ?? -1)
             .ThenByDescending(h => h.Method?.Calls?.Value ?? 0)
             .ThenBy(h => h.Finding.FilePath, StringComparer.Ordinal)
             .ThenBy(h => h.Finding.Line)
-            .Select((h, index) => new HotFinding { Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Share = h.Share })
+            .Select((h, index) => new HotFinding
+            {
+                Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Verdict = h.Verdict, VerdictReason = h.VerdictReason, Share = h.Share,
+            })
             .ToList();
 
         return new HotFindingsReport { Findings = joined, Measured = measured };
     }
+
+    /// <summary>
+    /// A method without a row: "not exercised" only when the trace's method events (every method the process compiled) do not
+    /// name it; otherwise it ran unseen: a call that completes synchronously without allocating has nothing for the allocation or
+    /// hop pass to see, and a Task&lt;T&gt; several methods return cannot be charged to one of them.
+    /// </summary>
+    private static (FindingVerdict, string) Unmeasured(string? key, AsyncCostReport measured)
+    {
+        if (key is null)
+        {
+            return (FindingVerdict.NotObservable, "The finding names no method (no AsyncCostMethod property): it cannot be joined to a measurement.");
+        }
+        if (SharedTask(key, measured) is { } shared)
+        {
+            return (FindingVerdict.NotObservable, shared);
+        }
+        if (measured.MethodsThatRan.Count == 0)
+        {
+            return (FindingVerdict.NotObservable, "The trace has no method events to tell whether it ran, and no pass saw it (a call that completes synchronously without allocating is invisible to the allocation and hop passes).");
+        }
+        return measured.MethodsThatRan.Any(ran => SameMethod(key, ran))
+            ? (FindingVerdict.NotObservable, "It ran (the trace's method events name it) but completed synchronously without allocating anything the allocation pass ties to it or suspending for the hop pass to see.")
+            : (FindingVerdict.NotExercised, "The measured run never called it: the trace's method events, which name every method the process compiled, do not name it.");
+    }
+
+    /// <summary>A method that ran but has no share of the cost its rule is about: say what the passes could not see.</summary>
+    private static (FindingVerdict, string) Unshared(MethodCost method, FindingCostKind kind, AsyncCostReport measured) =>
+        (FindingVerdict.NotObservable, SharedTask(method.MethodKey, measured) ?? string.Create(CultureInfo.InvariantCulture,
+            $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({method.Calls?.Value ?? 0:N0} call(s) seen)."));
+
+    private static string KindName(FindingCostKind kind) => kind switch
+    {
+        FindingCostKind.Allocations => "allocations",
+        FindingCostKind.Hops => "hops",
+        FindingCostKind.Blocking => "blocking waits",
+        _ => "cost",
+    };
+
+    /// <summary>The reason when the method returns a Task&lt;T&gt; that stays unattributed because several methods return that type.</summary>
+    private static string? SharedTask(string key, AsyncCostReport measured) =>
+        measured.UnattributedAllocations.FirstOrDefault(a => a.CandidateMethods.Any(c => SameMethod(key, c))) is { } shared
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"Its {shared.TypeName} cannot be told from the same type returned by {shared.CandidateMethods.Count - 1} other method(s): {shared.Bytes.Value / 1_048_576:N1} MB of it stays unattributed.")
+            : null;
+
+    // A key ending in ".lambda" (ordinal unknown to the analyzer) stands for all of that member's lambdas.
+    private static bool SameMethod(string findingKey, string measuredKey) =>
+        findingKey == measuredKey
+        || (findingKey.EndsWith("." + AsyncMethodName.LambdaSegment, StringComparison.Ordinal) && measuredKey.StartsWith(findingKey + "#", StringComparison.Ordinal));
 
     private static MethodCost? Lookup(Dictionary<string, MethodCost> byKey, string key)
     {
@@ -105,7 +185,7 @@ public static class HotFindingsRanker
             return null;
         }
         var display = lambdas[0].DisplayName;
-        return Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
+        return MethodCost.Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
     }
 
     private static double? ShareOf(MethodCost method, FindingCostKind kind, KindTotals totals) => kind switch
@@ -127,35 +207,6 @@ public static class HotFindingsRanker
 
     private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
         methods.Sum(m => figure(m)?.Value ?? 0);
-
-    private static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName) => new()
-    {
-        MethodKey = key,
-        DisplayName = displayName,
-        Calls = rows.Select(m => m.Calls).Aggregate(Add),
-        SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
-        Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
-        Objects = rows.Select(m => m.Objects).Aggregate(Add),
-        Hops = rows.Select(m => m.Hops).Aggregate(Add),
-        BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
-        BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
-        ShareOfAsyncBytes = rows.Sum(m => m.ShareOfAsyncBytes ?? 0),
-        Allocations = [.. rows.SelectMany(m => m.Allocations)],
-    };
-
-    // Independent sampled estimates add; so do their variances (error bounds add in quadrature).
-    private static Figure? Add(Figure? a, Figure? b) => (a, b) switch
-    {
-        (null, _) => b,
-        (_, null) => a,
-        _ => a with
-        {
-            Value = a.Value + b.Value,
-            Samples = a.Samples + b.Samples,
-            ErrorBound = Math.Sqrt(a.ErrorBound * a.ErrorBound + b.ErrorBound * b.ErrorBound),
-            Sampled = a.Sampled || b.Sampled,
-        },
-    };
 
     private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds);
 }

@@ -46,10 +46,13 @@ public static class SarifFindingsReader
         var seen = new HashSet<(string, string?, int?, int?)>();
         foreach (var file in paths.SelectMany(LogFiles))
         {
-            var log = ParseLog(File.ReadAllText(file), file, out var results);
+            var log = ParseLog(File.ReadAllText(file), file, out var results, out var tool);
             if (log.Count == 0)
             {
-                warnings.Add(new ReportWarning("sarif-empty", results == 0
+                warnings.Add(new ReportWarning("sarif-empty",
+                    tool is not null && !IsDotNetCompiler(tool)
+                    ? $"{file} is a SARIF log from {tool}, not from a .NET build with the AsyncCost analyzers: it has no AsyncCost findings to rank."
+                    : results == 0
                     ? $"{file} has no results: no analyzer reported anything in that build (or another project's log overwrote it; give each project its own ErrorLog)."
                     : $"{file} has {results.ToString("N0", CultureInfo.InvariantCulture)} results but none from the AsyncCost analyzers (no AsyncCostMethod property)."));
             }
@@ -57,6 +60,10 @@ public static class SarifFindingsReader
         }
         return new SarifFindings(findings, warnings);
     }
+
+    // The C# and VB compilers name themselves "Microsoft (R) Visual C# Compiler" (and "csc", "vbc" in hand-written logs).
+    private static bool IsDotNetCompiler(string tool) =>
+        tool.Contains("Compiler", StringComparison.OrdinalIgnoreCase) || tool is "csc" or "vbc";
 
     private static IEnumerable<string> LogFiles(string path)
     {
@@ -74,11 +81,16 @@ public static class SarifFindingsReader
 
     /// <summary>Reads SARIF text; <paramref name="sourceName"/> names it in error messages.</summary>
     /// <exception cref="FindingsFileInvalidException">The text is not a SARIF log.</exception>
-    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName) => ParseLog(json, sourceName, out _);
+    public static IReadOnlyList<AnalyzerFinding> Parse(string json, string sourceName) => ParseLog(json, sourceName, out _, out _);
 
-    private static List<AnalyzerFinding> ParseLog(string json, string sourceName, out int results)
+    /// <param name="json">The log's text.</param>
+    /// <param name="sourceName">Names the log in error messages.</param>
+    /// <param name="results">The results of every rule, AsyncCost's or not.</param>
+    /// <param name="tool">The first run's tool (2.1: tool.driver.name; 1.0: tool.name), when named.</param>
+    private static List<AnalyzerFinding> ParseLog(string json, string sourceName, out int results, out string? tool)
     {
         results = 0;
+        tool = null;
         JsonDocument document;
         try
         {
@@ -102,6 +114,9 @@ public static class SarifFindingsReader
             var seen = new HashSet<(string, string?, int?, int?)>();
             foreach (var run in runs.EnumerateArray())
             {
+                tool ??= run.TryGetProperty("tool", out var toolElement)
+                    ? (toolElement.TryGetProperty("driver", out var driver) ? String(driver, "name") : String(toolElement, "name"))
+                    : null;
                 var costKinds = ReadCostKinds(run);
                 if (!run.TryGetProperty("results", out var runResults) || runResults.ValueKind != JsonValueKind.Array)
                 {
@@ -177,24 +192,29 @@ public static class SarifFindingsReader
     private static string? ToPath(string? uri) =>
         uri is not null && Uri.TryCreate(uri, UriKind.Absolute, out var parsed) && parsed.IsFile ? parsed.LocalPath : uri;
 
+    // SARIF 2.1: tool.driver.rules, an array; 1.0: the run's own "rules", an object keyed by rule id.
+    private static IEnumerable<JsonElement> Rules(JsonElement run) =>
+        run.TryGetProperty("tool", out var tool) && tool.TryGetProperty("driver", out var driver)
+        && driver.TryGetProperty("rules", out var rules) && rules.ValueKind == JsonValueKind.Array
+            ? rules.EnumerateArray()
+            : run.TryGetProperty("rules", out var byId) && byId.ValueKind == JsonValueKind.Object
+                ? byId.EnumerateObject().Select(rule => rule.Value)
+                : [];
+
     private static Dictionary<string, FindingCostKind> ReadCostKinds(JsonElement run)
     {
         var kinds = new Dictionary<string, FindingCostKind>(StringComparer.Ordinal);
-        if (run.TryGetProperty("tool", out var tool) && tool.TryGetProperty("driver", out var driver)
-            && driver.TryGetProperty("rules", out var rules) && rules.ValueKind == JsonValueKind.Array)
+        foreach (var rule in Rules(run))
         {
-            foreach (var rule in rules.EnumerateArray())
+            if (String(rule, "id") is { } id && rule.TryGetProperty("properties", out var properties)
+                && properties.TryGetProperty("tags", out var tags) && tags.ValueKind == JsonValueKind.Array)
             {
-                if (String(rule, "id") is { } id && rule.TryGetProperty("properties", out var properties)
-                    && properties.TryGetProperty("tags", out var tags) && tags.ValueKind == JsonValueKind.Array)
+                foreach (var tag in tags.EnumerateArray())
                 {
-                    foreach (var tag in tags.EnumerateArray())
+                    if (tag.GetString() is { } text && text.StartsWith(CostTagPrefix, StringComparison.Ordinal)
+                        && Enum.TryParse<FindingCostKind>(text[CostTagPrefix.Length..], out var kind))
                     {
-                        if (tag.GetString() is { } text && text.StartsWith(CostTagPrefix, StringComparison.Ordinal)
-                            && Enum.TryParse<FindingCostKind>(text[CostTagPrefix.Length..], out var kind))
-                        {
-                            kinds[id] = kind;
-                        }
+                        kinds[id] = kind;
                     }
                 }
             }

@@ -63,6 +63,10 @@ public sealed class TypeAllocation
 
     /// <summary>Estimated objects allocated.</summary>
     public required Figure Objects { get; init; }
+
+    /// <summary>For an unattributed Task&lt;T&gt;: the join keys of the async methods returning that type, any of which may have
+    /// allocated it (the trace cannot tell them apart); empty otherwise.</summary>
+    public IReadOnlyList<string> CandidateMethods { get; init; } = [];
 }
 
 /// <summary>Costs of one user async method, async local function or async lambda.</summary>
@@ -83,6 +87,13 @@ public sealed class MethodCost
 
     /// <summary>A readable name for display (e.g. "Ns.Cache&lt;T&gt;.GetAsync", "Ns.Program.Main.Local").</summary>
     public required string DisplayName { get; init; }
+
+    /// <summary>The assembly holding the method (file name without extension, e.g. "System.Net.Http"), when the trace's
+    /// method and module events tell; null when they do not (a trace without method rundown, an in-process session).</summary>
+    public string? Assembly { get; init; }
+
+    /// <summary>Whether the method is the application's own code or the framework's or a library's (see <see cref="MethodOrigin"/>).</summary>
+    public MethodOrigin Origin { get; init; }
 
     /// <summary>Calls seen: suspending calls counted from state-machine boxes (allocation pass) or box creations (hop pass),
     /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
@@ -121,6 +132,53 @@ public sealed class MethodCost
 
     /// <summary>The allocated types behind <see cref="Bytes"/>, largest first.</summary>
     public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
+
+    /// <summary>Several rows as one (the lambdas of one member, the methods of one assembly): counts and bytes add, and so do
+    /// the variances of independent sampled estimates (error bounds add in quadrature).</summary>
+    public static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName)
+    {
+        ArgumentNullException.ThrowIfNull(rows);
+        return new()
+        {
+            MethodKey = key,
+            DisplayName = displayName,
+            Assembly = rows.Select(m => m.Assembly).Distinct().Count() == 1 ? rows[0].Assembly : null,
+            Origin = rows.Count > 0 ? rows[0].Origin : MethodOrigin.User,
+            Calls = rows.Select(m => m.Calls).Aggregate(Add),
+            SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
+            Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
+            Objects = rows.Select(m => m.Objects).Aggregate(Add),
+            Hops = rows.Select(m => m.Hops).Aggregate(Add),
+            BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
+            BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
+            ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
+            Allocations = [.. rows.SelectMany(m => m.Allocations)],
+        };
+    }
+
+    private static Figure? Add(Figure? a, Figure? b) => (a, b) switch
+    {
+        (null, _) => b,
+        (_, null) => a,
+        _ => a with
+        {
+            Value = a.Value + b.Value,
+            Samples = a.Samples + b.Samples,
+            ErrorBound = Math.Sqrt(a.ErrorBound * a.ErrorBound + b.ErrorBound * b.ErrorBound),
+            Sampled = a.Sampled || b.Sampled,
+        },
+    };
+}
+
+/// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>
+public enum MethodOrigin
+{
+    /// <summary>The application's own code: any assembly that is neither in the runtime's shared framework directory nor named System.* or Microsoft.*.</summary>
+    User,
+
+    /// <summary>The framework or a library: an assembly loaded from the runtime's shared framework directory (System.*, Kestrel,
+    /// HttpClient), or named System.* or Microsoft.* (the framework's NuGet packages); without module events, a type in a System or Microsoft namespace.</summary>
+    Framework,
 }
 
 /// <summary>Whole-process figures for the session.</summary>

@@ -38,11 +38,12 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale)).ToList();
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
-            .OrderByDescending(m => m.Bytes?.Value ?? 0)
+            .OrderBy(m => m.Origin)
+            .ThenByDescending(m => m.Bytes?.Value ?? 0)
             .ThenByDescending(m => m.Hops?.Value ?? 0)
             .ThenBy(m => m.DisplayName, StringComparer.Ordinal)];
         var lowSample = methods.Count(m => m.Bytes is { Samples: > 0 and < LowSampleThreshold });
@@ -59,6 +60,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Passes = [.. passes.Select(p => p.ToSummary())],
             Methods = methods,
             UnattributedAllocations = unattributed,
+            MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
             Totals = Totals(allocationPass, hopPass, hopScale, threads),
             Threads = threads,
             Warnings = _warnings,
@@ -93,6 +95,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     {
         MethodKey = m.MethodKey,
         DisplayName = m.DisplayName,
+        Assembly = m.Assembly,
+        Origin = m.Origin,
         Calls = m.Calls,
         SuspendingCalls = m.SuspendingCalls,
         Bytes = m.Bytes,
@@ -122,13 +126,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
             _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
         }
-        var classes = tallies.Select(t => (Tally: t, Class: AllocationClassifier.Classify(t.TypeName))).ToList();
+        var classes = tallies.Select(t => (Tally: t, Class: ClassifyClosureAware(t.TypeName))).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
         foreach (var (tally, allocationClass) in classes)
         {
             var method = allocationClass.Method;
-            if (allocationClass.Kind == AllocationKind.Closure && method is not null)
+            if (allocationClass.Kind == AllocationKind.Closure && method is { MemberName: null })
             {
                 method = ordinals.TryGetValue((method.TypeKey, method.MemberOrdinal ?? -1), out var owner) ? owner : method;
             }
@@ -136,6 +140,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             {
                 method = TaskOwner(tally.TypeName);
             }
+            var candidates = method is null && allocationClass.Kind == AllocationKind.Task
+                ? catalog.MethodsReturning(tally.TypeName).Select(m => m.MethodKey).Distinct().ToList()
+                : [];
 
             var allocation = new TypeAllocation
             {
@@ -143,6 +150,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 Kind = allocationClass.Kind,
                 Bytes = Sampled(tally.Bytes, tally.BytesVariance, tally.Samples, source),
                 Objects = Sampled(tally.Objects, tally.ObjectsVariance, tally.Samples, source),
+                CandidateMethods = candidates,
             };
             if (method is null)
             {
@@ -154,6 +162,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             }
         }
         return [.. unattributed.Take(MaxUnattributedRows)];
+    }
+
+    /// <summary>The allocation's class; a closure is charged to the member the catalog says allocates it, even when the
+    /// allocation event printed its nested name alone ("&lt;&gt;c__DisplayClass5_0").</summary>
+    private AllocationClass ClassifyClosureAware(string typeName)
+    {
+        var allocationClass = AllocationClassifier.Classify(typeName);
+        return allocationClass.Kind is AllocationKind.Closure or AllocationKind.Other && catalog.ClosureOwner(typeName) is { } owner
+            ? new AllocationClass(AllocationKind.Closure, owner)
+            : allocationClass;
     }
 
     /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as returning it, if there is exactly one.</summary>
@@ -173,15 +191,20 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
-    /// <summary>(type, member ordinal) -> method, from state machines seen in events and in the modules, to name closures.</summary>
+    /// <summary>
+    /// (type, member ordinal) -> member, to charge a closure (<c>&lt;&gt;c__DisplayClassN_M</c>, N the member's ordinal) to the
+    /// member that allocates it: from the state machines seen in events and in the modules (a method's, or its local
+    /// functions' and lambdas', whose names carry the member's ordinal) and from the methods the trace named on closures
+    /// and as local functions (a non-async member with an async local function allocates its closure on every call).
+    /// </summary>
     private Dictionary<(string TypeKey, int Ordinal), AsyncMethodName> MemberOrdinals(IEnumerable<AsyncMethodName?> seen)
     {
         var map = new Dictionary<(string, int), AsyncMethodName>();
-        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)))
+        foreach (var name in seen.Concat(catalog.AllStateMachines().Select(AsyncMethodName.Parse)).Concat(catalog.MembersByOrdinal()))
         {
-            if (name is { Kind: GeneratedTypeKind.StateMachine, MemberOrdinal: { } ordinal })
+            if (name is { Kind: not GeneratedTypeKind.Closure, MemberName: not null, MemberOrdinal: { } ordinal })
             {
-                map.TryAdd((name.TypeKey, ordinal), name);
+                map.TryAdd((name.TypeKey, ordinal), name with { Kind = GeneratedTypeKind.StateMachine, LocalName = null, LambdaOrdinal = null });
             }
         }
         return map;
@@ -272,6 +295,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     /// <summary>Accumulates one method's figures from both passes.</summary>
     private sealed class MethodRow(AsyncMethodName name)
     {
+        public AsyncMethodName Name => name;
+
         private readonly List<TypeAllocation> _allocations = [];
         private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
         private long _samples, _callSamples;
@@ -304,7 +329,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(HopScale? hopScale)
+        public MethodCost ToMethodCost(HopScale? hopScale, (string? Assembly, MethodOrigin Origin) origin)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
@@ -313,6 +338,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
+                Assembly = origin.Assembly,
+                Origin = origin.Origin,
                 Calls = calls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,

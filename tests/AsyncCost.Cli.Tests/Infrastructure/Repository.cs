@@ -14,6 +14,12 @@ internal static class Repository
 
     public static string WorkloadDll => Output("tests/AsyncCost.Workload", "AsyncCost.Workload.dll");
 
+    /// <summary>A file of the recorded fixtures (tests/AsyncCost.Cli.Tests/Recorded, written by its record.sh).</summary>
+    public static string Recorded(string file) => Path.Combine(Root, "tests", "AsyncCost.Cli.Tests", "Recorded", file);
+
+    /// <summary>The two traces of one recorded `collect` run: &lt;name&gt;.allocations.nettrace and &lt;name&gt;.hops.nettrace.</summary>
+    public static string[] RecordedTraces(string name) => [Recorded(name + ".allocations.nettrace"), Recorded(name + ".hops.nettrace")];
+
     private static string Output(string project, string file)
     {
         var path = Path.Combine(Root, project, "bin", Configuration, "net10.0", file);

@@ -10,6 +10,7 @@ public class AsyncMethodNameTests
     [InlineData("Ns.Cache`1+<GetAsync>d__2", "Ns.Cache.GetAsync", "Ns.Cache<T>.GetAsync", GeneratedTypeKind.StateMachine, 2)]
     [InlineData("Ns.Map`2+<GetAsync>d__2`1[[System.Int32, System.Private.CoreLib],[System.String, System.Private.CoreLib]]", "Ns.Map.GetAsync", "Ns.Map<T1,T2>.GetAsync", GeneratedTypeKind.StateMachine, 2)]
     [InlineData("Ns.Program+<<Main>g__Local|0_0>d", "Ns.Program.Main.Local", "Ns.Program.Main.Local", GeneratedTypeKind.LocalFunctionStateMachine, 0)]
+    [InlineData("Ns.Factory+<<Execute>g__ExecuteAwaited|133_0>d`1", "Ns.Factory.Execute.ExecuteAwaited", "Ns.Factory.Execute.ExecuteAwaited", GeneratedTypeKind.LocalFunctionStateMachine, 133)] // a generic local function: its arity after the d
     [InlineData("Program+<<<Main>$>g__Work|0_1>d", "Program.<Main>$.Work", "Program.Main.Work", GeneratedTypeKind.LocalFunctionStateMachine, 0)]
     [InlineData("Ns.Program+<>c+<<Main>b__0_0>d", "Ns.Program.Main.lambda#0", "Ns.Program.Main.lambda#0", GeneratedTypeKind.LambdaStateMachine, 0)]
     [InlineData("Ns.Program+<>c+<<Main>b__0_3>d", "Ns.Program.Main.lambda#3", "Ns.Program.Main.lambda#3", GeneratedTypeKind.LambdaStateMachine, 0)]

@@ -40,9 +40,55 @@ public class HotFindingsRankerTests
     }
 
     [Fact]
+    public void Not_exercised_only_when_the_method_events_never_name_the_method_else_not_observable_with_the_reason()
+    {
+        var report = Measured(new MethodCost { MethodKey = "App.Hot.RunAsync", DisplayName = "App.Hot.RunAsync", Calls = Exact(5), Hops = Exact(1) }) with
+        {
+            // The trace's method events: GetRateAsync ran (synchronously, never allocating), Cold.NeverAsync did not.
+            MethodsThatRan = ["App.Hot.RunAsync", "App.Shipping.GetRateAsync", "App.Program.Main"],
+            UnattributedAllocations =
+            [
+                new TypeAllocation
+                {
+                    TypeName = "System.Threading.Tasks.Task`1[System.Decimal]", Kind = AllocationKind.Task, Bytes = Sampled(2_097_152), Objects = Sampled(26_214),
+                    CandidateMethods = ["App.Catalog.GetPriceAsync", "App.Discounts.GetDiscountAsync"],
+                },
+            ],
+        };
+        var findings = new[]
+        {
+            Finding("AC0001", "App.Cold.NeverAsync", FindingCostKind.Hops),
+            Finding("AC0003", "App.Shipping.GetRateAsync", FindingCostKind.Allocations),
+            Finding("AC0002", "App.Catalog.GetPriceAsync", FindingCostKind.Allocations),
+            Finding("AC0001", "App.Hot.RunAsync", FindingCostKind.Hops),
+        };
+
+        var ranked = HotFindingsRanker.Rank(findings, report).Findings.ToDictionary(h => h.Finding.MethodKey!);
+
+        Assert.Equal(FindingVerdict.Measured, ranked["App.Hot.RunAsync"].Verdict);
+        Assert.Null(ranked["App.Hot.RunAsync"].VerdictReason);
+        Assert.Equal(FindingVerdict.NotExercised, ranked["App.Cold.NeverAsync"].Verdict);
+        Assert.Equal(4, ranked["App.Cold.NeverAsync"].Rank);
+        Assert.Equal(FindingVerdict.NotObservable, ranked["App.Shipping.GetRateAsync"].Verdict);
+        Assert.Contains("completed synchronously without allocating", ranked["App.Shipping.GetRateAsync"].VerdictReason, StringComparison.Ordinal);
+        Assert.Equal(FindingVerdict.NotObservable, ranked["App.Catalog.GetPriceAsync"].Verdict);
+        Assert.Equal("Its System.Threading.Tasks.Task`1[System.Decimal] cannot be told from the same type returned by 1 other method(s): 2.0 MB of it stays unattributed.",
+            ranked["App.Catalog.GetPriceAsync"].VerdictReason);
+    }
+
+    [Fact]
+    public void Without_method_events_a_method_no_pass_saw_is_not_observable_not_not_exercised()
+    {
+        var ranked = HotFindingsRanker.Rank([Finding("AC0003", "App.Shipping.GetRateAsync", FindingCostKind.Allocations)], Measured()).Findings;
+
+        Assert.Equal(FindingVerdict.NotObservable, Assert.Single(ranked).Verdict);
+        Assert.Contains("no method events", ranked[0].VerdictReason, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Findings_in_methods_that_never_ran_come_last_as_not_exercised()
     {
-        var report = Measured(new MethodCost { MethodKey = "App.Hot.RunAsync", DisplayName = "App.Hot.RunAsync", Calls = Exact(5), Hops = Exact(1) });
+        var report = Measured(new MethodCost { MethodKey = "App.Hot.RunAsync", DisplayName = "App.Hot.RunAsync", Calls = Exact(5), Hops = Exact(1) }) with { MethodsThatRan = ["App.Hot.RunAsync"] };
         var findings = new[]
         {
             Finding("AC0001", "App.Cold.NeverAsync", FindingCostKind.Hops),

@@ -44,7 +44,10 @@ public class SarifFindingsReaderTests
               { "ruleId": "AC0006", "level": "warning", "message": "Blocking on a task",
                 "locations": [{ "resultFile": { "uri": "file:///src/Program.cs", "region": { "startLine": 7, "startColumn": 9 } } }],
                 "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Program.Consume" } } }
-            ]
+            ],
+            "rules": {
+              "AC0006": { "id": "AC0006", "defaultLevel": "note", "properties": { "category": "Performance", "tags": ["AsyncCost.Cost.Blocking"] } }
+            }
           }]
         }
         """;
@@ -81,7 +84,8 @@ public class SarifFindingsReaderTests
         var finding = Assert.Single(SarifFindingsReader.Parse(Sarif10, "build.sarif"));
 
         Assert.Equal(("AC0006", "Blocking on a task", "/src/Program.cs", 7), (finding.RuleId, finding.Message, finding.FilePath, finding.Line));
-        Assert.Equal(FindingCostKind.Unknown, finding.CostKind);
+        // 1.0 keeps the rules in the run, keyed by id (2.1: tool.driver.rules): the cost kind is read from there.
+        Assert.Equal(FindingCostKind.Blocking, finding.CostKind);
     }
 
     [Theory]
@@ -131,6 +135,23 @@ public class SarifFindingsReaderTests
         Assert.Equal(["sarif-empty", "sarif-empty"], read.Warnings.Select(w => w.Code));
         Assert.Contains(empty + " has no results", read.Warnings[0].Message, StringComparison.Ordinal);
         Assert.Contains(otherRules + " has 1 results but none from the AsyncCost analyzers", read.Warnings[1].Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_log_from_another_tool_is_named_as_such_in_one_warning()
+    {
+        using var folder = new TempFolder();
+        var eslint = folder.Write("eslint.sarif", """
+            { "version": "2.1.0", "runs": [{ "tool": { "driver": { "name": "ESLint", "rules": [{ "id": "no-unused-vars" }] } },
+              "results": [{ "ruleId": "no-unused-vars", "level": "warning", "message": { "text": "'x' is assigned a value but never used." } }] }] }
+            """);
+
+        var read = SarifFindingsReader.ReadAll([eslint]);
+
+        Assert.Empty(read.Findings);
+        var warning = Assert.Single(read.Warnings);
+        Assert.Equal("sarif-empty", warning.Code);
+        Assert.Equal(eslint + " is a SARIF log from ESLint, not from a .NET build with the AsyncCost analyzers: it has no AsyncCost findings to rank.", warning.Message);
     }
 
     [Fact]

@@ -54,6 +54,86 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_closure_is_charged_to_the_member_that_allocates_it_not_to_its_async_local_function()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // The AC0009 shape: GetValueAsync (member ordinal 5) is not async; its async local function's state machine and the
+        // closure's own method carry the ordinal. SumAsync (ordinal 7) is known only from a method on its closure.
+        modules.AddMethod("Shop.Service+<<GetValueAsync>g__AwaitAsync|5_0>d", "MoveNext", "instance void  ()");
+        modules.AddMethod("Shop.Service+<>c__DisplayClass7_0", "<SumAsync>b__0", "instance int32  (int32)");
+        for (var i = 0; i < 100; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("Shop.Service+<>c__DisplayClass5_0", 32);
+            allocations.Allocations.OnAllocationSampled("Shop.Service+<>c__DisplayClass7_0", 24);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(["Shop.Service.GetValueAsync", "Shop.Service.SumAsync"], report.Methods.Select(m => m.MethodKey));
+        Assert.All(report.Methods, m => Assert.Equal(AllocationKind.Closure, Assert.Single(m.Allocations).Kind));
+        Assert.Equal(["Shop.Service.GetValueAsync", "Shop.Service.GetValueAsync.AwaitAsync", "Shop.Service.SumAsync"], report.MethodsThatRan);
+    }
+
+    [Fact]
+    public void A_closure_printed_by_its_nested_name_alone_is_charged_to_the_member_its_methods_name()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // AllocationSampled prints a nested type by its own name; the closure's method (here a lambda's) says whose it is.
+        modules.AddMethod("Shop.Quotes+<>c__DisplayClass5_0", "<GetValueAsync>b__0", "instance int32  ()");
+        modules.AddMethod("Shop.Other+<>c__DisplayClass2_0", "<RunAsync>b__0", "instance void  ()");
+        modules.AddMethod("Shop.Third+<>c__DisplayClass2_0", "<StopAsync>b__0", "instance void  ()"); // two closures so named: no owner
+        for (var i = 0; i < 100; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("<>c__DisplayClass5_0", 40);
+            allocations.Allocations.OnAllocationSampled("<>c__DisplayClass2_0", 40);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        var owner = Assert.Single(report.Methods);
+        Assert.Equal("Shop.Quotes.GetValueAsync", owner.MethodKey);
+        Assert.Equal(AllocationKind.Closure, Assert.Single(owner.Allocations).Kind);
+        Assert.Equal("<>c__DisplayClass2_0", Assert.Single(report.UnattributedAllocations).TypeName);
+    }
+
+    [Fact]
+    public void Rows_name_their_assembly_from_the_module_events_and_put_the_applications_own_first()
+    {
+        var modules = new MethodCatalog();
+        var allocations = new EventReader(modules);
+        // Module and method events as the rundown writes them: the framework's from the shared framework directory.
+        modules.AddModule("/usr/share/dotnet/shared/Microsoft.AspNetCore.App/10.0.0/Microsoft.AspNetCore.Server.Kestrel.Core.dll", moduleId: 7);
+        modules.AddModule("/srv/shop/Shop.dll", moduleId: 9);
+        modules.AddModule("/srv/shop/Microsoft.Extensions.Caching.Memory.dll", moduleId: 11);
+        modules.AddMethod("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__238`1", "MoveNext", "instance void  ()", moduleId: 7);
+        modules.AddMethod("Shop.Prices+<GetPriceAsync>d__2", "MoveNext", "instance void  ()", moduleId: 9);
+        modules.AddMethod("Microsoft.Extensions.Caching.Memory.CacheEntry+<RefreshAsync>d__4", "MoveNext", "instance void  ()", moduleId: 11);
+        for (var i = 0; i < 100; i++)
+        {
+            // The framework's methods allocate more: they still come after the application's.
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__238`1[System.Object]]", 400);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.Extensions.Caching.Memory.CacheEntry+<RefreshAsync>d__4]", 300);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Decimal,Shop.Prices+<GetPriceAsync>d__2]", 112);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Other.Unknown+<RunAsync>d__1]", 100); // no method events: the namespace decides
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,System.Net.Http.HttpConnection+<SendAsync>d__1]", 100);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+
+        Assert.Equal(
+            [
+                ("Shop.Prices.GetPriceAsync", "Shop", MethodOrigin.User),
+                ("Other.Unknown.RunAsync", null, MethodOrigin.User),
+                ("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests", "Microsoft.AspNetCore.Server.Kestrel.Core", MethodOrigin.Framework),
+                ("Microsoft.Extensions.Caching.Memory.CacheEntry.RefreshAsync", "Microsoft.Extensions.Caching.Memory", MethodOrigin.Framework),
+                ("System.Net.Http.HttpConnection.SendAsync", null, MethodOrigin.Framework),
+            ],
+            report.Methods.Select(m => (m.MethodKey, m.Assembly, m.Origin)));
+    }
+
+    [Fact]
     public void A_method_its_async_local_function_and_its_async_lambdas_are_rows_of_their_own()
     {
         var (modules, allocations, _) = Readers();
