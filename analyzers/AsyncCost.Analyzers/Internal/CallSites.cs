@@ -142,8 +142,7 @@ internal sealed class CallSites
         foreach (var tree in TreesToSearch(method))
         {
             SyntaxNode? root = null;
-            var text = tree.GetText();
-            foreach (var position in SourceTextSearch.Occurrences(text, new TextSpan(0, text.Length), method.Name))
+            foreach (var position in Occurrences(tree.GetText(), method.Name))
             {
                 root ??= tree.GetRoot();
                 var token = root.FindToken(position);
@@ -251,5 +250,32 @@ internal sealed class CallSites
             }
         }
         return trees;
+    }
+
+    // Where the name starts in the text, read in chunks (overlapping by the name's length) so that no copy of a
+    // whole file is made.
+    private static List<int> Occurrences(SourceText text, string name)
+    {
+        const int ChunkSize = 16384;
+        var found = new List<int>();
+        var buffer = new char[ChunkSize + name.Length];
+        for (var start = 0; start < text.Length; start += ChunkSize)
+        {
+            var count = System.Math.Min(ChunkSize + name.Length - 1, text.Length - start);
+            text.CopyTo(start, buffer, 0, count);
+            var chunk = new System.ReadOnlySpan<char>(buffer, 0, count);
+            var limit = System.Math.Min(ChunkSize, count);
+            for (var offset = 0; offset < limit; )
+            {
+                var at = System.MemoryExtensions.IndexOf(chunk.Slice(offset), System.MemoryExtensions.AsSpan(name), System.StringComparison.Ordinal);
+                if (at < 0 || offset + at >= limit)
+                {
+                    break;
+                }
+                found.Add(start + offset + at);
+                offset += at + 1;
+            }
+        }
+        return found;
     }
 }

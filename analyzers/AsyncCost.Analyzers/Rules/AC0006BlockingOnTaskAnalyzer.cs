@@ -41,8 +41,6 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>Set when the awaited task should be configured (library code outside UI types), so the fix's await is clean under AC0004.</summary>
     public const string ConfigureAwaitProperty = "AsyncCostConfigureAwait";
 
-    private static readonly string[] BlockingNames = { "Result", "Wait" };
-
     private static readonly string[] CompletionProperties = { "IsCompleted", "IsCompletedSuccessfully", "IsFaulted", "IsCanceled" };
 
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.BlockingOnTask);
@@ -65,15 +63,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     : null,
                 LazyThreadSafetyMode.ExecutionAndPublication);
             var factsByBody = new ConditionalWeakTable<IOperation, BlockFacts>();
-            // Only members whose source names a blocking member get a callback per invocation and property read:
-            // `Result` (GetResult too) and `Wait` (WaitAll, WaitAny) are in the text of every blocking call.
-            start.RegisterOperationBlockStartAction(block =>
-            {
-                if (SourceTextSearch.Mentions(block.OperationBlocks, BlockingNames))
-                {
-                    block.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody), OperationKind.Invocation, OperationKind.PropertyReference);
-                }
-            });
+            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody), OperationKind.Invocation, OperationKind.PropertyReference);
         });
     }
 
