@@ -38,7 +38,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
+        // A hop pass that lost events undercounts: its call counts are then no longer exact.
+        var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -98,7 +100,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Assembly = m.Assembly,
         Origin = m.Origin,
         Calls = m.Calls,
+        SampledCalls = m.SampledCalls,
         SuspendingCalls = m.SuspendingCalls,
+        BytesPerCall = m.BytesPerCall,
+        ObjectsPerCall = m.ObjectsPerCall,
+        HopsPerCall = m.HopsPerCall,
         Bytes = m.Bytes,
         Objects = m.Objects,
         Hops = m.Hops,
@@ -298,8 +304,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         public AsyncMethodName Name => name;
 
         private readonly List<TypeAllocation> _allocations = [];
+        private readonly List<(TypeTally Tally, bool IsCall)> _tallies = [];
         private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
         private long _samples, _callSamples;
+        private bool _completedSynchronously;
         private FigureSource _allocationSource;
         private MethodHops? _hops;
 
@@ -314,12 +322,15 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _objects += tally.Objects;
             _objectsVariance += tally.ObjectsVariance;
             _samples += tally.Samples;
-            if (allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task)
+            // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
+            var isCall = allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task;
+            _tallies.Add((tally, isCall));
+            if (isCall)
             {
-                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
                 _calls += tally.Objects;
                 _callsVariance += tally.ObjectsVariance;
                 _callSamples += tally.Samples;
+                _completedSynchronously |= allocation.Kind == AllocationKind.Task;
             }
             if (allocation.Kind == AllocationKind.StateMachineBox && RuntimeTypeName.Parse(allocation.TypeName).Arguments.FirstOrDefault(a => AsyncMethodName.Parse(a.Name) is not null) is { } machine)
             {
@@ -329,26 +340,60 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(HopScale? hopScale, (string? Assembly, MethodOrigin Origin) origin)
+        /// <param name="hopScale">How the hop pass's counts stand for the pass, null without one.</param>
+        /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
+        /// <param name="origin">The method's assembly and whose code it is.</param>
+        public MethodCost ToMethodCost(HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
-            Figure? calls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
+            Figure? sampledCalls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : null;
+            // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
+            var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
+            var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
             return new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = calls,
+                Calls = callsCounted ? suspendingCalls : sampledCalls ?? suspendingCalls,
+                SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
-                Hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread),
+                BytesPerCall = PerSampledCall(_bytes, t => t.BytesVariance),
+                ObjectsPerCall = PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance),
+                Hops = hops,
+                HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
             };
+        }
+
+        /// <summary>
+        /// A total per sampled call, R = X / Y, X and Y estimated from the same samples. The ratio estimator's variance is
+        /// Σ w (x − R·y)² / Y² over the samples (w = each sample's Horvitz–Thompson variance weight, y = 1 for a box or result
+        /// task, 0 otherwise). Per type, with its objects of one size (true of boxes, tasks, closures and delegates), that sum is
+        /// Var(x) − 2R·y·Cov(x, objects) + R²y²·Var(objects). When every sample is a call of one size the bound is zero.
+        /// </summary>
+        /// <param name="total">X.</param>
+        /// <param name="variance">Var(x) of a type's tally.</param>
+        /// <param name="covariance">Cov(x, objects) of a type's tally; by default √(Var(bytes)·Var(objects)), exact for one size.</param>
+        private Figure? PerSampledCall(double total, Func<TypeTally, double> variance, Func<TypeTally, double>? covariance = null)
+        {
+            if (_callSamples == 0 || _calls <= 0)
+            {
+                return null;
+            }
+            covariance ??= t => Math.Sqrt(t.BytesVariance * t.ObjectsVariance);
+            var ratio = total / _calls;
+            var residuals = _tallies.Sum(t => t.IsCall
+                ? variance(t.Tally) - (2 * ratio * covariance(t.Tally)) + (ratio * ratio * t.Tally.ObjectsVariance)
+                : variance(t.Tally));
+            var bound = Figure.StandardErrors * Math.Sqrt(Math.Max(residuals, 0)) / _calls;
+            return new Figure { Value = ratio, ErrorBound = bound, Samples = _samples, Sampled = true, Source = _allocationSource };
         }
     }
 }
