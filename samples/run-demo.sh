@@ -20,17 +20,20 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   dotnet build "samples/$sample" -c Release --no-incremental -nologo -v:q -clp:NoSummary -p:ErrorLog="$PWD/$out/$sample.sarif%2Cversion=2.1"
 
   step "dotnet-asynccost collect --sarif $out/$sample.sarif -o $out/$sample -- dotnet $sample.dll --operations $operations"
-  "${tool[@]}" collect --sarif "$out/$sample.sarif" -o "$out/$sample" \
-    -- dotnet "samples/$sample/bin/Release/net10.0/$sample.dll" --operations "$operations" | tee "$out/$sample.log"
+  # The sample's own lines (throughput, result) go to $out/$sample.output, the report to stdout and $out/$sample.txt.
+  "${tool[@]}" collect --sarif "$out/$sample.sarif" -o "$out/$sample" --child-output "$out/$sample.output" \
+    -- dotnet "samples/$sample/bin/Release/net10.0/$sample.dll" --operations "$operations"
 done
 
 step "before ($out/ChattyPipeline) and after ($out/ChattyPipeline.Fixed), $operations orders each"
 # The samples print their own throughput, once per pass: the first line is the allocation pass (TPL events off).
 for sample in ChattyPipeline ChattyPipeline.Fixed; do
-  printf '%-22s %s\n' "$sample:" "$(grep -m1 -o 'throughput .*' "$out/$sample.log")"
+  printf '%-22s %s\n' "$sample:" "$(grep -m1 -o 'throughput .*' "$out/$sample.output")"
 done
-"${tool[@]}" compare "$out/ChattyPipeline.json" "$out/ChattyPipeline.Fixed.json" --operations "$operations"
+# compare ends with one sentence of what changed, naming only the differences outside their bounds.
+"${tool[@]}" compare "$out/ChattyPipeline.json" "$out/ChattyPipeline.Fixed.json" --operations "$operations" | tee "$out/compare.txt"
 
-# The story must hold: the costly sample's findings ran, the twin has none.
+# The story must hold: the costly sample's findings ran, the twin has none, and the comparison names a real change.
 grep -q '"exercised": true' "$out/ChattyPipeline.json" || { echo "run-demo: no exercised finding in ChattyPipeline" >&2; exit 1; }
 if grep -q '"ruleId": "AC' "$out/ChattyPipeline.Fixed.sarif"; then echo "run-demo: the Fixed twin has AsyncCost findings" >&2; exit 1; fi
+tail -n 1 "$out/compare.txt" | grep -q 'every difference named is outside its bound' || { echo "run-demo: no difference outside its bound; run more orders" >&2; exit 1; }

@@ -7,7 +7,10 @@
 #  - the build props reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test project
 #    (-p:IsTestProject=true) so do the rules that are silent in tests;
 #  - a library with warnings as errors whose code holds only the false-positive shapes in false-positive-shapes/
-#    builds, with every rule raised to warning (so under the defaults too).
+#    builds, with every rule raised to warning (so under the defaults too);
+#  - `dotnet format analyzers --diagnostics AC0006` on format-shapes/ (async methods that block, next to synchronous
+#    code that must stay): every line marked "fix" becomes an await with ConfigureAwait(false), every line marked
+#    "keep" is unchanged, nothing else changes, and the result builds with warnings as errors and every rule at warning.
 # Usage: verify-package.sh [folder with the .nupkg]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -136,7 +139,29 @@ clean=$(build "$shapes" -p:TreatWarningsAsErrors=true -p:AsyncCostAnalysisMode=A
 grep -q "Build succeeded" <<<"$clean" && ! grep -q "AC00" <<<"$clean" \
   || { echo "$clean"; fail "the false-positive shapes do not build clean with the package"; }
 
+# dotnet format applies the AC0006 fix across a project (Fix All), skipping what it must not touch.
+formatted="$work/format"
+project "$formatted"
+sed -i 's#<OutputType>Library</OutputType>#<OutputType>Library</OutputType><AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>#' "$formatted/Consumer.csproj"
+shapes_file="$repo/analyzers/AsyncCost.Analyzers.Package/format-shapes/BlockingCalls.cs"
+cp "$shapes_file" "$formatted/"
+dotnet restore "$formatted/Consumer.csproj" --packages "$work/packages" -nologo >/dev/null 2>&1 || fail "restore of the dotnet format project failed"
+format_log=$(dotnet format analyzers "$formatted/Consumer.csproj" --diagnostics AC0006 --severity info --no-restore 2>&1) \
+  || { echo "$format_log"; fail "dotnet format analyzers --diagnostics AC0006 failed"; }
+after="$formatted/BlockingCalls.cs"
+[[ "$(grep -F '// keep' "$shapes_file")" == "$(grep -F '// keep' "$after")" ]] \
+  || { diff "$shapes_file" "$after" || true; fail "dotnet format changed a line marked keep"; }
+[[ "$(grep -vF '// fix' "$shapes_file")" == "$(grep -vF '// fix' "$after")" ]] \
+  || { diff "$shapes_file" "$after" || true; fail "dotnet format changed a line that is not marked fix"; }
+fixed=$(grep -F '// fix' "$after")
+[[ $(grep -c 'await .*ConfigureAwait(false)' <<<"$fixed") -eq $(grep -c '// fix' "$shapes_file") ]] && ! grep -qE '\.Result|\.Wait\(|GetResult\(|WaitAll' <<<"$fixed" \
+  || { diff "$shapes_file" "$after" || true; fail "dotnet format left a blocking call marked fix, or wrote an await without ConfigureAwait(false)"; }
+rebuilt=$(build "$formatted" --no-restore -p:TreatWarningsAsErrors=true)
+grep -q "Build succeeded" <<<"$rebuilt" && ! grep -q "AC00" <<<"$rebuilt" \
+  || { echo "$rebuilt"; fail "the code dotnet format fixed does not build clean with the package"; }
+
 echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
 echo "verify-package: by default every rule is a suggestion (SARIF notes, no failed build); as an app AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
 echo "verify-package: $(ls "$shapes"/*.cs | wc -l) files of false-positive shapes build with warnings as errors and every rule at warning."
+echo "verify-package: dotnet format analyzers --diagnostics AC0006 rewrote $(grep -c '// fix' "$shapes_file") blocking calls into configured awaits, left the $(grep -c '// keep' "$shapes_file") lines of synchronous and completed-task code alone, and the result builds warning-free."

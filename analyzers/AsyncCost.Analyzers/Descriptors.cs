@@ -89,7 +89,7 @@ public static class Descriptors
         RuleIds.FastPathClosure,
         CostKind.Allocations,
         "Fast path allocates the async local function's closure",
-        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included; make it static and pass the state as parameters",
+        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included, where it is the only visible allocation; make it static and pass the state as parameters",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");

@@ -467,6 +467,41 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Ignores_loops_inside_a_teardown_method() =>
+        Verify.VerifyAsync(Code(
+            """
+                readonly List<Worker> _workers = new();
+                public async ValueTask DisposeAsync()
+                {
+                    foreach (var w in _workers) { await w.Running; await w.ResetAsync(); }
+                }
+                public async Task CloseAsync() { foreach (var w in _workers) await w.ResetAsync(); }
+                protected virtual async ValueTask DisposeAsyncCore() { foreach (var w in _workers) await w.ResetAsync(); }
+            """,
+            """
+            public sealed class Worker { public Task Running { get; } = Task.CompletedTask; public Task ResetAsync() => Task.CompletedTask; }
+            public sealed class Owner : IAsyncDisposable
+            {
+                readonly Worker[] _workers = new Worker[0];
+                async ValueTask IAsyncDisposable.DisposeAsync() { foreach (var w in _workers) await w.ResetAsync(); }
+            }
+            """));
+
+    [Fact]
+    public Task Flags_the_same_loop_outside_a_teardown_method() =>
+        Verify.VerifyAsync(Code(
+            """
+                readonly List<Worker> _workers = new();
+                public async Task RecycleAsync()
+                {
+                    foreach (var w in _workers) { [|await w.ResetAsync()|]; }
+                }
+            """,
+            """
+            public sealed class Worker { public Task ResetAsync() => Task.CompletedTask; }
+            """));
+
+    [Fact]
     public Task Ignores_an_exit_on_state_the_await_was_handed() =>
         Verify.VerifyAsync(Code(
             """

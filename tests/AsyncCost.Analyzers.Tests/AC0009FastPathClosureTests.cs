@@ -122,6 +122,37 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                 async ValueTask<int> [|Slow|]() => await Load(key);
             }
             """ },
+        { "an allocation only after the fast return, or only on another branch", """
+            ValueTask<int> Get(string key, bool log)
+            {
+                if (_cache.TryGetValue(key, out var value)) { return new ValueTask<int>(value); }
+                if (log) { Console.WriteLine(new string('-', 3)); }
+                var parts = new[] { key };
+                return Slow();
+                async ValueTask<int> [|Slow|]() => await Load(parts[0]);
+            }
+            """ },
+        { "one fast return allocates, an earlier one does not", """
+            static bool _known;
+            ValueTask<int> Get(string key)
+            {
+                if (_known) { return new ValueTask<int>(0); }
+                var options = new List<string> { key };
+                if (options.Count > 1) { return new ValueTask<int>(1); }
+                return Slow();
+                async ValueTask<int> [|Slow|]() => await Load(key);
+            }
+            """ },
+        { "an allocation inside a loop or conditional before the fast return", """
+            ValueTask<int> Get(string[] keys, string key)
+            {
+                foreach (var k in keys) { _ = new List<string> { k }; }
+                var extra = keys.Length > 1 ? new object() : null;
+                if (_cache.TryGetValue(key, out var value)) { return new ValueTask<int>(value); }
+                return Slow();
+                async ValueTask<int> [|Slow|]() => await Load(key);
+            }
+            """ },
     };
 
     public static TheoryData<string, string> MustNotFlag => new()
@@ -231,6 +262,37 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                 if (keys.Length == 0) { return default; }
                 for (var i = 0; i < keys.Length; i++) { return Slow(); async ValueTask<int> Slow() => await Load("key" + i); }
                 return default;
+            }
+            """ },
+        { "the fast path already allocates an object before returning", """
+            ValueTask<int> Get(string key)
+            {
+                var request = new List<string> { key };
+                if (request.Count == 1) { return new ValueTask<int>(0); }
+                return Slow();
+                async ValueTask<int> Slow() => await Load(key);
+            }
+            """ },
+        { "each fast return follows an allocation on its own branch", """
+            ValueTask<int> Get(string key, bool trace)
+            {
+                if (trace)
+                {
+                    var line = $"get {key}";
+                    return new ValueTask<int>(line.Length);
+                }
+                var keys = new string[] { key };
+                if (keys.Length == 1) { return new ValueTask<int>(1); }
+                return Slow();
+                async ValueTask<int> Slow() => await Load(key);
+            }
+            """ },
+        { "the returned value itself allocates", """
+            ValueTask<object> Get(string key)
+            {
+                if (key.Length == 0) { return new ValueTask<object>(new object()); }
+                return Slow();
+                async ValueTask<object> Slow() => await Load(key);
             }
             """ },
     };

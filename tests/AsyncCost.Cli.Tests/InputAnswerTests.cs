@@ -51,13 +51,14 @@ public sealed class InputAnswerTests
             var comparison = JsonNode.Parse(json.StandardOutput)!;
             Assert.Equal(4, (long)comparison["operations"]!);
             var hops = comparison["figures"]!.AsArray().Single(f => (string)f!["figure"]! == "hops")!;
-            Assert.Equal(report.Totals.Hops!.Value / 4, (double)hops["before"]!);
+            Assert.Equal(report.Totals.Hops!.Value / 4, (double)hops["before"]!["value"]!);
+            Assert.Equal("exact", (string)hops["before"]!["kind"]!);
             Assert.Equal(1, (double)hops["ratio"]!);
             Assert.True((bool)hops["perOperation"]!);
 
             Assert.True(csv.ExitCode == 0, csv.ToString());
             var lines = csv.StandardOutput.TrimEnd().Split('\n');
-            Assert.Equal("figure,perOperation,before,after,ratio", lines[0]);
+            Assert.Equal("figure,perOperation,before,beforeErrorBound,after,afterErrorBound,ratio,ratioRelativeBound,withinNoise", lines[0]);
             var allocated = lines.Single(l => l.StartsWith("allocatedBytes,", StringComparison.Ordinal)).Split(',');
             // A spreadsheet reads the cell as the number itself, not "225.1 KB".
             Assert.Equal(report.Totals.AllocatedBytes!.Value / 4, double.Parse(allocated[2], System.Globalization.CultureInfo.InvariantCulture));

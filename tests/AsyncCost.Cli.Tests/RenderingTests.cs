@@ -10,6 +10,13 @@ public sealed class RenderingTests
 {
     private const string LongName = "Contoso.Pricing.VeryLongNamespaceName.PriceCache<TKey, TValue>.GetOrAddPriceForTheGivenSymbolAsync";
 
+    // A web server's names: long namespaces and generic arguments.
+    private const string KestrelKey = "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests";
+    private const string KestrelName = "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests<Microsoft.AspNetCore.Hosting.HostingApplication.Context>";
+
+    private static Figure Estimate(double value, double bound, long samples) =>
+        new() { Value = value, ErrorBound = bound, Samples = samples, Sampled = true, Source = FigureSource.AllocationPass };
+
     private static readonly AsyncCostReport Report = new()
     {
         Source = new ReportSource { Kind = SourceKind.Attach, ProcessId = 42, ProcessName = "app", RuntimeVersion = "10.0.12" },
@@ -33,12 +40,28 @@ public sealed class RenderingTests
             {
                 MethodKey = "Contoso.Pricing.VeryLongNamespaceName.PriceCache.GetOrAddPriceForTheGivenSymbolAsync",
                 DisplayName = LongName,
-                Calls = new Figure { Value = 1000, ErrorBound = 50, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
-                Bytes = new Figure { Value = 112_000, ErrorBound = 5600, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
-                Objects = new Figure { Value = 1000, ErrorBound = 50, Samples = 400, Sampled = true, Source = FigureSource.AllocationPass },
+                // Counted by the hop pass: exact. Its bytes are the allocation pass's estimate.
+                Calls = Figure.Exact(1000, FigureSource.HopPass),
+                SampledCalls = Estimate(1000, 50, 400),
+                Bytes = Estimate(112_000, 5600, 400),
+                Objects = Estimate(1000, 50, 400),
+                BytesPerCall = Estimate(112, 0.45, 400),
+                ObjectsPerCall = Estimate(1, 0, 400),
                 SuspendingCalls = Figure.Exact(1000, FigureSource.HopPass),
                 Hops = Figure.Exact(1000, FigureSource.HopPass),
-                ShareOfAsyncBytes = 1,
+                HopsPerCall = Figure.Exact(1, FigureSource.HopPass),
+                ShareOfAsyncBytes = 0.9,
+            },
+            new MethodCost
+            {
+                // Four samples behind it: an estimate whose bound is as wide as the figure.
+                MethodKey = KestrelKey,
+                DisplayName = KestrelName,
+                Calls = Estimate(4300, 4214, 4),
+                SampledCalls = Estimate(4300, 4214, 4),
+                Bytes = Estimate(12_444, 12_195, 4),
+                BytesPerCall = Estimate(2.9, 0, 4),
+                ShareOfAsyncBytes = 0.1,
             },
         ],
         Totals = new ProcessTotals { CompletedWorkItems = Figure.Exact(2000, FigureSource.OperatingSystem), VoluntaryContextSwitches = 30, InvoluntaryContextSwitches = 10 },
@@ -55,7 +78,11 @@ public sealed class RenderingTests
         var costly = Array.FindIndex(lines, l => l.Contains(LongName, StringComparison.Ordinal));
         var cheap = Array.FindIndex(lines, l => l.Contains("Contoso.Small.RunAsync", StringComparison.Ordinal));
         Assert.InRange(costly, 0, cheap - 1);
-        Assert.Matches(@"1,000\s+112\s+1\.0\s+1\.0\s+109\.4 KB\s+100\.0 %\s+±5\.0 %\s+allocations\+hops", lines[costly]);
+        // Calls counted by the hop pass print as they are; the allocation pass's estimates carry ~ and their bound.
+        Assert.Matches(CostlyFigures, lines[costly]);
+        // Four samples: the estimate's bound is as wide as the figure itself.
+        Assert.Matches(@"~4,300 ±98%\s+~2\.9 ±0\.0%\s+-\s+-\s+~12\.2 KB ±98%", Assert.Single(lines, l => l.Contains(KestrelName, StringComparison.Ordinal)));
+        Assert.Matches(@"Contoso\.Small\.RunAsync\s+10\s", lines[cheap]);
         Assert.All(lines, l => Assert.Equal(l.TrimEnd(), l));
         Assert.Contains(lines, l => l.Contains("threadpool", StringComparison.Ordinal) && l.Contains("75.0 %", StringComparison.Ordinal));
     }
@@ -68,6 +95,8 @@ public sealed class RenderingTests
         Assert.Contains("| Method | Calls | Bytes/call |", text, StringComparison.Ordinal);
         Assert.Contains("| --- | ---: | ---: |", text, StringComparison.Ordinal);
         Assert.Contains("PriceCache&lt;TKey, TValue&gt;", text, StringComparison.Ordinal);
+        Assert.Contains("| 1,000 | ~112 ±0.4% |", text, StringComparison.Ordinal);
+        Assert.Contains("| ~4,300 ±98% |", text, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -75,10 +104,11 @@ public sealed class RenderingTests
     {
         var lines = Render(ReportFormat.Csv).Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
-        Assert.Equal(3, lines.Length);
-        Assert.StartsWith("method,methodKey,calls,suspendingCalls,bytesPerCall,objectsPerCall,hopsPerCall,bytes,bytesErrorBound,bytesSamples,", lines[0], StringComparison.Ordinal);
-        Assert.StartsWith($"\"{LongName}\",Contoso.Pricing.VeryLongNamespaceName.PriceCache.GetOrAddPriceForTheGivenSymbolAsync,1000,1000,112,1,1,112000,5600,400,", lines[1], StringComparison.Ordinal);
-        Assert.StartsWith("Contoso.Small.RunAsync,Contoso.Small.RunAsync,10,10,,,1,,,,", lines[2], StringComparison.Ordinal);
+        Assert.Equal(4, lines.Length);
+        Assert.StartsWith("method,methodKey,calls,callsErrorBound,callsKind,sampledCalls,suspendingCalls,bytesPerCall,bytesPerCallErrorBound,objectsPerCall,objectsPerCallErrorBound,hopsPerCall,hopsPerCallErrorBound,bytes,bytesErrorBound,bytesSamples,", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith($"\"{LongName}\",Contoso.Pricing.VeryLongNamespaceName.PriceCache.GetOrAddPriceForTheGivenSymbolAsync,1000,0,exact,1000,1000,112,0.45,1,0,1,0,112000,5600,400,", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith($"{KestrelName},{KestrelKey},4300,4214,estimate,4300,,2.9,0,", lines[2], StringComparison.Ordinal);
+        Assert.StartsWith("Contoso.Small.RunAsync,Contoso.Small.RunAsync,10,0,exact,,10,,,,,,,,,,", lines[3], StringComparison.Ordinal);
     }
 
     [Fact]
@@ -86,7 +116,7 @@ public sealed class RenderingTests
     {
         var report = AsyncCostReportJson.Deserialize(Render(ReportFormat.Json));
 
-        Assert.Equal(2, report.Methods.Count);
+        Assert.Equal(3, report.Methods.Count);
         Assert.Equal(AsyncCostReport.CurrentSchemaVersion, report.SchemaVersion);
     }
 
@@ -97,7 +127,8 @@ public sealed class RenderingTests
             Framework("Microsoft.AspNetCore.Server.Kestrel.Core", "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests", 900),
             Framework("System.Net.Http", "System.Net.Http.HttpConnection.SendAsync", 300),
             Framework("Microsoft.AspNetCore.Server.Kestrel.Core", "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.Http1Connection.ParseRequest", 100),
-            .. Report.Methods,
+            // The user's rows, without the Kestrel-named one the width tests use (these tests place the real Kestrel rows).
+            .. Report.Methods.Where(m => m.MethodKey != KestrelKey),
         ],
     };
 
@@ -155,6 +186,8 @@ public sealed class RenderingTests
 
     private static string Render(ReportFormat format) => Render(Report, new ReportView(format));
 
+    private const string CostlyFigures = @"1,000\s+~112 ±0\.4%\s+~1\.0 ±0\.0%\s+1\.0\s+~109\.4 KB ±5\.0%\s+90\.0 %\s+allocations\+hops";
+
     [Theory]
     [InlineData(100)]
     [InlineData(130)]
@@ -171,9 +204,11 @@ public sealed class RenderingTests
         // The figures line up under their headers (right-aligned numbers end where the header ends).
         var header = lines.Single(l => l.Contains("Bytes/call", StringComparison.Ordinal));
         var figures = lines[lines.IndexOf(name) + (name.Contains("1,000", StringComparison.Ordinal) ? 0 : 1)];
-        Assert.Matches(@"1,000\s+112\s+1\.0\s+1\.0\s+109\.4 KB\s+100\.0 %\s+±5\.0 %\s+allocations\+hops", figures);
+        Assert.Matches(CostlyFigures, figures);
         Assert.Equal(header.IndexOf("Calls", StringComparison.Ordinal) + "Calls".Length, figures.IndexOf("1,000", StringComparison.Ordinal) + "1,000".Length);
-        Assert.Equal(header.IndexOf("Total bytes", StringComparison.Ordinal) + "Total bytes".Length, figures.IndexOf("109.4 KB", StringComparison.Ordinal) + "109.4 KB".Length);
+        Assert.Equal(header.IndexOf("Total bytes", StringComparison.Ordinal) + "Total bytes".Length, figures.IndexOf("±5.0%", StringComparison.Ordinal) + "±5.0%".Length);
+        // The web server's name keeps its type and method whole; its generic arguments go first.
+        Assert.Single(lines, l => l.Contains("HttpProtocol.ProcessRequests<…>", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -182,5 +217,7 @@ public sealed class RenderingTests
         Assert.Equal("Contoso.Pri….GetPriceAsync", ConsoleTableWriter.ShortenMiddle("Contoso.Pricing.Service.GetPriceAsync", 26));
         Assert.Equal("Contos…enSymbolAsync", ConsoleTableWriter.ShortenMiddle("Contoso.Pricing.GetOrAddPriceForTheGivenSymbolAsync", 20));
         Assert.Equal("Short.RunAsync", ConsoleTableWriter.ShortenMiddle("Short.RunAsync", 20));
+        Assert.Equal("Cache<…>.GetAsync", ConsoleTableWriter.ShortenMiddle("Cache<Ns.Key, Ns.Value>.GetAsync", 20));
+        Assert.Equal("Micros….Http.HttpProtocol.ProcessRequests<…>", ConsoleTableWriter.ShortenMiddle(KestrelName, 44));
     }
 }

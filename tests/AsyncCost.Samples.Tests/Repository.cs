@@ -18,6 +18,9 @@ internal static class Repository
     public static string SampleAssembly(string sample) =>
         Path.Combine(Root, "samples", sample, "bin", Configuration, "net10.0", sample + ".dll");
 
+    /// <summary>dotnet-asynccost, built in the same configuration.</summary>
+    public static string ToolDll => Path.Combine(Root, "src", "AsyncCost.Cli", "bin", Configuration, "net10.0", "dotnet-asynccost.dll");
+
     private static string FindRoot()
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)

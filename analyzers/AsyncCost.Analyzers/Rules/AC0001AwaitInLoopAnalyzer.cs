@@ -19,7 +19,8 @@ namespace AsyncCost.Analyzers.Rules;
 /// pacing with Task.Delay; streams consumed in order (await foreach); ordered calls on one shared stream, writer,
 /// reader, buffer, connection or channel (a known one, one named so, one whose class holds mutable state, or one the
 /// loop also uses synchronously); awaits of tasks that are already running; calls dispatched to each element in
-/// turn (callbacks, handlers: order is their contract); DisposeAsync and CloseAsync; batching with Task.WhenAll;
+/// turn (callbacks, handlers: order is their contract); DisposeAsync and CloseAsync, and any loop inside a method
+/// of that name (teardown runs once and releases in order); batching with Task.WhenAll;
 /// awaits that do not use the iteration's data at all (polling); and test projects, where sequential awaits are
 /// usually the point of the test.
 /// </summary>
@@ -69,9 +70,13 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             start.RegisterOperationAction(
                 c =>
                 {
-                    // Most loops have no await: skip them before building any per-loop facts.
+                    // Most loops have no await: skip them before building any per-loop facts, first the loops of
+                    // functions that are not async (no await can be there; top-level statements are implicitly declared).
                     var loop = (ILoopOperation)c.Operation;
-                    if (loop.Body is not null && OperationTree.ContainsAwait(loop.Body))
+                    if (loop.Body is not null
+                        && OperationScopes.FunctionSymbol(loop, c.ContainingSymbol) is not { IsAsync: false, IsImplicitlyDeclared: false }
+                        && !IsTeardownMethod(c.ContainingSymbol)
+                        && OperationTree.ContainsAwait(loop.Body))
                     {
                         new LoopAnalysis(loop, types).Report(c);
                     }
@@ -79,6 +84,16 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 OperationKind.Loop);
         });
     }
+
+    // A method that releases the object's resources: DisposeAsync (an IAsyncDisposable implementation included, and
+    // the DisposeAsyncCore of the dispose pattern) or CloseAsync. It runs once per object lifetime, and each await in
+    // its loops (wait for a child's work, reset it, release it) is ordered release of what the object owns: running
+    // them together would change which failure stops the rest, for a cost paid once.
+    private static bool IsTeardownMethod(ISymbol? member) =>
+        member is IMethodSymbol method
+        && (System.Array.IndexOf(OrderedTeardownNames, method.Name) >= 0
+            || method.Name == "DisposeAsyncCore"
+            || method.ExplicitInterfaceImplementations.Any(i => i.Name == "DisposeAsync"));
 
     private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types)
     {

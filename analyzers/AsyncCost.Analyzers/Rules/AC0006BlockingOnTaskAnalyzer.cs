@@ -583,18 +583,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        public bool IsKnownComplete(Subject subject, IOperation use)
-        {
-            if (!subject.IsCollection && _types.IsCompleteByConstruction(TaskReference.Strip(subject.Operation)))
-            {
-                return true;
-            }
-            if (subject.Reference is not { } task)
-            {
-                return false;
-            }
-            return IsGuarded(task, use) || HasEarlierEvidence(task, use);
-        }
+        // The facts of this body first: "complete by construction" may read the callee's body (and bind it).
+        public bool IsKnownComplete(Subject subject, IOperation use) =>
+            subject.Reference is { } task && (IsGuarded(task, use) || HasEarlierEvidence(task, use))
+            || !subject.IsCollection && _types.IsCompleteByConstruction(TaskReference.Strip(subject.Operation));
 
         // Enclosing checks: `if (t.IsCompleted) … t.Result`, `t.IsCompletedSuccessfully ? t.Result : …`,
         // `if (!t.IsCompleted) return …;` or `if (!t.Wait(timeout)) throw …;` before the use, `case TaskStatus.RanToCompletion:`,

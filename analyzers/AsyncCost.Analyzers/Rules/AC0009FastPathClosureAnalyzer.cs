@@ -4,6 +4,7 @@ using System.Collections.Immutable;
 using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
@@ -69,6 +70,14 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
 
         var fastReturns = FastReturns(enclosingBody, function, out var returnsLocalTask);
         if (!returnsLocalTask || fastReturns.Count == 0)
+        {
+            return;
+        }
+        // A fast path that already allocates visibly (a new object or array on its way to the return) gains little
+        // from losing the closure; only fast paths whose one visible allocation would be the closure count.
+        var allocations = VisibleAllocations(enclosingBody);
+        fastReturns.RemoveAll(r => allocations.Any(a => AllocatesBefore(a, r)));
+        if (fastReturns.Count == 0)
         {
             return;
         }
@@ -151,6 +160,48 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
                     break;
             }
         }
+    }
+
+    /// <summary>Expressions that allocate on the heap where they stand: reference-type and array creation, not calls (their allocations are not visible here).</summary>
+    private static List<SyntaxNode> VisibleAllocations(IOperation body)
+    {
+        var allocations = new List<SyntaxNode>();
+        foreach (var operation in OperationTree.SameMethod(body))
+        {
+            if (operation is IObjectCreationOperation { Type.IsReferenceType: true }
+                or IArrayCreationOperation
+                or IAnonymousObjectCreationOperation
+                or IInterpolatedStringOperation { ConstantValue.HasValue: false, Type.SpecialType: SpecialType.System_String })
+            {
+                allocations.Add(operation.Syntax);
+            }
+        }
+        return allocations;
+    }
+
+    /// <summary>
+    /// The allocation runs on every path to the fast return: it precedes the return (or is part of the returned value)
+    /// and no branch, loop, short-circuit or nested function lies between it and the statement that also holds the return.
+    /// </summary>
+    private static bool AllocatesBefore(SyntaxNode allocation, SyntaxNode fastReturn)
+    {
+        if (allocation.SpanStart > fastReturn.SpanStart && !fastReturn.Span.Contains(allocation.Span))
+        {
+            return false;
+        }
+        for (var node = allocation; node is not null && !node.Span.Contains(fastReturn.Span); node = node.Parent)
+        {
+            if (node is IfStatementSyntax or ElseClauseSyntax or SwitchStatementSyntax or SwitchExpressionSyntax or SwitchSectionSyntax
+                or ConditionalExpressionSyntax or ConditionalAccessExpressionSyntax or CatchClauseSyntax or FinallyClauseSyntax
+                or ForStatementSyntax or CommonForEachStatementSyntax or WhileStatementSyntax or DoStatementSyntax
+                or AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax
+                || node is BinaryExpressionSyntax binary && binary.Kind() is SyntaxKind.LogicalAndExpression or SyntaxKind.LogicalOrExpression or SyntaxKind.CoalesceExpression
+                || node is AssignmentExpressionSyntax assignment && assignment.IsKind(SyntaxKind.CoalesceAssignmentExpression))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static bool CallsFunction(IOperation value, IMethodSymbol function) =>

@@ -19,7 +19,7 @@ internal static class ConsoleTableWriter
     private const string Indent = "  ";
 
     public static void Write(TextDocument document, TextWriter output, bool isTerminal, int? width = null) =>
-        Render(output, isTerminal, width, document.Tables, (console, fit) =>
+        Render(output, isTerminal, width, document.Tables, document.Conclusion?.Length ?? 0, (console, fit) =>
         {
             console.Write(new Text(document.Title + Environment.NewLine, new Style(decoration: Decoration.Bold)));
             foreach (var line in document.Lines)
@@ -32,10 +32,15 @@ internal static class ConsoleTableWriter
                 console.WriteLine();
                 console.Write(fit(table));
             }
+
+            if (document.Conclusion is not null)
+            {
+                console.Write(new Text(document.Conclusion + Environment.NewLine, new Style(decoration: Decoration.Bold)));
+            }
         });
 
     public static void WriteTable(TextTable table, TextWriter output, bool isTerminal) =>
-        Render(output, isTerminal, null, [table], (console, fit) => console.Write(fit(table)));
+        Render(output, isTerminal, null, [table], 0, (console, fit) => console.Write(fit(table)));
 
     /// <summary>True unless NO_COLOR is set to a non-empty value.</summary>
     public static bool ColorAllowed => string.IsNullOrEmpty(Environment.GetEnvironmentVariable("NO_COLOR"));
@@ -103,7 +108,11 @@ internal static class ConsoleTableWriter
         return Framed(table, new Rows(lines));
     }
 
-    /// <summary>"Contoso.Pri….GetPriceAsync": the start says where, the end (kept whole when it fits) says which method.</summary>
+    /// <summary>
+    /// "Contoso.Pri….GetPriceAsync": the start says where, the end says which method. Generic arguments go first
+    /// ("ProcessRequests&lt;…&gt;"), then the middle, keeping as many whole names at the end (namespace tail, type, method)
+    /// as leave a few leading characters; a last name too long even for that is cut a third / two thirds.
+    /// </summary>
     internal static string ShortenMiddle(string text, int width)
     {
         if (text.Length <= width || width < 2)
@@ -111,10 +120,51 @@ internal static class ConsoleTableWriter
             return text;
         }
 
-        // The last name (".GetPriceAsync") whole when it leaves room for a few leading characters; else a third / two thirds.
-        var lastName = text.Length - text.LastIndexOf('.');
-        var head = lastName <= width - 1 - 4 ? width - 1 - lastName : (width - 1) / 3;
-        return string.Concat(text.AsSpan(0, head), "…", text.AsSpan(text.Length - (width - 1 - head)));
+        var name = WithoutGenericArguments(text);
+        if (name.Length <= width)
+        {
+            return name;
+        }
+
+        const int minimumHead = 4;
+        var tail = -1;
+        for (var i = name.Length - 1; i > 0; i--)
+        {
+            if (name[i] == '.' && name.Length - i <= width - 1 - minimumHead)
+            {
+                tail = i;
+            }
+        }
+
+        return tail > 0
+            ? string.Concat(name.AsSpan(0, width - 1 - (name.Length - tail)), "…", name.AsSpan(tail))
+            : string.Concat(name.AsSpan(0, (width - 1) / 3), "…", name.AsSpan(name.Length - (width - 1 - ((width - 1) / 3))));
+    }
+
+    /// <summary>"Cache&lt;Ns.Key, Ns.Value&gt;.GetAsync" → "Cache&lt;…&gt;.GetAsync"; dots inside the arguments are not name separators.</summary>
+    private static string WithoutGenericArguments(string name)
+    {
+        var shortened = new System.Text.StringBuilder(name.Length);
+        var depth = 0;
+        foreach (var c in name)
+        {
+            if (c == '>' && --depth == 0)
+            {
+                shortened.Append('…');
+            }
+
+            if (depth == 0)
+            {
+                shortened.Append(c);
+            }
+
+            if (c == '<')
+            {
+                depth++;
+            }
+        }
+
+        return depth == 0 ? shortened.ToString() : name;
     }
 
     private static Style HeaderStyle => new(decoration: Decoration.Bold);
@@ -152,7 +202,8 @@ internal static class ConsoleTableWriter
             : new Rows(title, body, new Text(Indent + table.Note + Environment.NewLine, new Style(decoration: Decoration.Italic)));
     }
 
-    private static void Render(TextWriter output, bool isTerminal, int? width, IReadOnlyList<TextTable> tables, Action<IAnsiConsole, Func<TextTable, IRenderable>> write)
+    /// <param name="longestText">The longest line of free text (the conclusion), which redirected output must not wrap either.</param>
+    private static void Render(TextWriter output, bool isTerminal, int? width, IReadOnlyList<TextTable> tables, int longestText, Action<IAnsiConsole, Func<TextTable, IRenderable>> write)
     {
         if (isTerminal)
         {
@@ -183,7 +234,7 @@ internal static class ConsoleTableWriter
             ColorSystem = ColorSystemSupport.NoColors,
             Interactive = InteractionSupport.No,
         });
-        console.Profile.Width = Math.Max(80, tables.Select(NaturalWidth).Concat(tables.Select(t => (t.Note?.Length ?? 0) + 2)).DefaultIfEmpty(0).Max());
+        console.Profile.Width = Math.Max(Math.Max(80, longestText), tables.Select(NaturalWidth).Concat(tables.Select(t => (t.Note?.Length ?? 0) + 2)).DefaultIfEmpty(0).Max());
         write(console, ToRenderable);
         foreach (var line in buffer.ToString().TrimEnd().Split('\n'))
         {

@@ -28,7 +28,7 @@ internal static class HotFindingsDocument
                 method?.DisplayName ?? row.Finding.MethodKey ?? "-",
                 CostName(row.Finding.CostKind),
                 VerdictText(row),
-                method?.Calls is { } calls ? Numbers.Count(calls.Value) : "-",
+                Numbers.Count(method?.Calls),
                 Numbers.PerCall(method?.BytesPerCall),
                 Numbers.PerCall(method?.HopsPerCall));
         }
@@ -39,7 +39,7 @@ internal static class HotFindingsDocument
     /// <summary>For spreadsheets (csv): plain numbers.</summary>
     public static TextTable Raw(HotFindingsReport hot)
     {
-        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "bytesPerCall", "hopsPerCall", "message", "verdict", "verdictReason"];
+        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "callsErrorBound", "bytesPerCall", "bytesPerCallErrorBound", "hopsPerCall", "message", "verdict", "verdictReason"];
         var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var row in hot.Findings)
         {
@@ -55,8 +55,10 @@ internal static class HotFindingsDocument
                 row.Exercised ? "true" : "false",
                 Numbers.Raw(row.Share),
                 Numbers.Raw(row.Method?.Calls?.Value),
-                Numbers.Raw(row.Method?.BytesPerCall),
-                Numbers.Raw(row.Method?.HopsPerCall),
+                Numbers.Raw(row.Method?.Calls?.ErrorBound),
+                Numbers.Raw(row.Method?.BytesPerCall?.Value),
+                Numbers.Raw(row.Method?.BytesPerCall?.ErrorBound),
+                Numbers.Raw(row.Method?.HopsPerCall?.Value),
                 finding.Message,
                 VerdictName(row.Verdict),
                 row.VerdictReason ?? "");

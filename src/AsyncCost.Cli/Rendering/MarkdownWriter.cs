@@ -17,6 +17,12 @@ internal static class MarkdownWriter
             output.WriteLine();
             WriteTable(table, output);
         }
+
+        if (document.Conclusion is not null)
+        {
+            output.WriteLine();
+            output.WriteLine("**" + Escape(document.Conclusion) + "**");
+        }
     }
 
     public static void WriteTable(TextTable table, TextWriter output)

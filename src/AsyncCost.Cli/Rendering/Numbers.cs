@@ -1,4 +1,5 @@
 using System.Globalization;
+using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
 
@@ -34,6 +35,50 @@ internal static class Numbers
 
     /// <summary>A relative error bound, e.g. "±2.1 %".</summary>
     public static string Bound(double relative) => "±" + Percent(relative);
+
+    /// <summary>
+    /// A figure as it reads: an exact one as it is ("4,344"); an estimate marked "~" and followed by its relative bound
+    /// ("~8,870 ±25%"), or, when it saw nothing, as less than its bound ("&lt;1.5 KB"). "-" for a missing figure.
+    /// </summary>
+    public static string Figure(Figure? figure, Func<double, string> format)
+    {
+        if (figure is null)
+        {
+            return "-";
+        }
+        if (!figure.Sampled)
+        {
+            return format(figure.Value);
+        }
+        // An estimate of zero (no sample) has no relative bound: its absolute one says how much it may hide.
+        return figure.Value == 0 ? "<" + format(figure.ErrorBound) : "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError);
+    }
+
+    /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
+    public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);
+
+    /// <summary>A per-call figure (one decimal below 100).</summary>
+    public static string PerCall(Figure? figure) => Figure(figure, value => PerCall((double?)value));
+
+    /// <summary>A byte figure (binary units).</summary>
+    public static string Bytes(Figure? figure) => Figure(figure, Bytes);
+
+    /// <summary>"±0.4%", "±14%", "±113%": one decimal below 10 %, whole percents above, no space, to keep cells narrow.</summary>
+    public static string CompactBound(double relative)
+    {
+        var percent = relative * 100;
+        return "±" + percent.ToString(percent < 9.95 ? "0.0" : "0", CultureInfo.InvariantCulture) + "%";
+    }
+
+    private static double SignificantDigits(double value, int digits)
+    {
+        if (value == 0 || double.IsNaN(value) || double.IsInfinity(value))
+        {
+            return value;
+        }
+        var scale = Math.Pow(10, digits - 1 - (int)Math.Floor(Math.Log10(Math.Abs(value))));
+        return scale >= 1 ? value : Math.Round(value * scale) / scale;
+    }
 
     /// <summary>Machine-readable: plain invariant number, empty for a missing figure.</summary>
     public static string Raw(double? value) => value?.ToString("R", CultureInfo.InvariantCulture) ?? "";

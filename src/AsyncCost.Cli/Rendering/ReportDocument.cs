@@ -38,39 +38,51 @@ internal static class ReportDocument
         return new TextDocument("AsyncCost report", Header(report), tables);
     }
 
-    /// <summary>One row per method (framework and library methods: per assembly, unless <paramref name="allMethods"/>) with plain numbers, for spreadsheets (csv format).</summary>
+    /// <summary>One row per method (framework and library methods: per assembly, unless <paramref name="allMethods"/>) with plain
+    /// numbers, for spreadsheets (csv format): each figure with its error bound (~95 %, 0 when exact), and the calls figure's
+    /// kind (exact or estimate).</summary>
     public static TextTable MethodsRaw(AsyncCostReport report, bool allMethods = false)
     {
         string[] headers =
         [
-            "method", "methodKey", "calls", "suspendingCalls", "bytesPerCall", "objectsPerCall", "hopsPerCall", "bytes", "bytesErrorBound", "bytesSamples",
-            "objects", "hops", "blockingWaits", "shareOfAsyncBytes", "passes", "origin", "assembly",
+            "method", "methodKey", "calls", "callsErrorBound", "callsKind", "sampledCalls", "suspendingCalls",
+            "bytesPerCall", "bytesPerCallErrorBound", "objectsPerCall", "objectsPerCallErrorBound", "hopsPerCall", "hopsPerCallErrorBound",
+            "bytes", "bytesErrorBound", "bytesSamples", "objects", "objectsErrorBound", "hops", "hopsErrorBound", "blockingWaits",
+            "shareOfAsyncBytes", "passes", "origin", "assembly",
         ];
         var table = new TextTable("Async methods", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var method in Rows(report, allMethods))
         {
             table.AddRow(
+            [
                 method.DisplayName,
                 method.MethodKey,
-                Numbers.Raw(method.Calls?.Value),
+                .. ValueAndBound(method.Calls),
+                method.Calls is null ? "" : KindName(method.Calls.Kind),
+                Numbers.Raw(method.SampledCalls?.Value),
                 Numbers.Raw(method.SuspendingCalls?.Value),
-                Numbers.Raw(method.BytesPerCall),
-                Numbers.Raw(method.ObjectsPerCall),
-                Numbers.Raw(method.HopsPerCall),
-                Numbers.Raw(method.Bytes?.Value),
-                Numbers.Raw(method.Bytes?.ErrorBound),
+                .. ValueAndBound(method.BytesPerCall),
+                .. ValueAndBound(method.ObjectsPerCall),
+                .. ValueAndBound(method.HopsPerCall),
+                .. ValueAndBound(method.Bytes),
                 Numbers.Raw(method.Bytes?.Samples),
-                Numbers.Raw(method.Objects?.Value),
-                Numbers.Raw(method.Hops?.Value),
+                .. ValueAndBound(method.Objects),
+                .. ValueAndBound(method.Hops),
                 Numbers.Raw(method.BlockingWaits?.Value),
                 Numbers.Raw(method.ShareOfAsyncBytes),
                 Passes(method),
                 method.Origin == MethodOrigin.User ? "user" : "framework",
-                method.Assembly ?? "");
+                method.Assembly ?? "",
+            ]);
         }
 
         return table;
     }
+
+    private static string[] ValueAndBound(Figure? figure) => [Numbers.Raw(figure?.Value), Numbers.Raw(figure?.ErrorBound)];
+
+    /// <summary>"exact" or "estimate", as the JSON names the kind.</summary>
+    internal static string KindName(FigureKind kind) => kind == FigureKind.Exact ? "exact" : "estimate";
 
     /// <summary>
     /// The rows a text format shows: the application's own methods, costliest first, then the framework's and libraries'
@@ -141,12 +153,14 @@ internal static class ReportDocument
     {
         var table = new TextTable("Async methods, most costly first",
         [
-            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Objects/call"), new("Hops/call"),
-            new("Total bytes"), new("Share"), new("± bytes"), new("Pass", ColumnAlignment.Left),
+            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Obj/call"), new("Hops/call"),
+            new("Total bytes"), new("Share"), new("Pass", ColumnAlignment.Left),
         ])
         {
-            Note = "Calls, bytes and objects come from the allocation pass (TPL events off); hops per suspending call from the hop pass. "
-                + "± is the sampling error bound (~95 %). Calls that complete synchronously without allocating are invisible to EventPipe."
+            Note = "~ marks an estimate from allocation samples, with its error bound (95 %); figures without ~ are exact counts. "
+                + "Calls are counted exactly by the hop pass where it saw every call, else estimated; bytes and objects come from the "
+                + "allocation pass (TPL events off), hops per suspending call from the hop pass. Calls that complete synchronously "
+                + "without allocating are invisible to EventPipe."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
                     : ""),
@@ -155,13 +169,12 @@ internal static class ReportDocument
         {
             table.AddRow(
                 method.DisplayName,
-                method.Calls is null ? "-" : Numbers.Count(method.Calls.Value),
+                Numbers.Count(method.Calls),
                 Numbers.PerCall(method.BytesPerCall),
                 Numbers.PerCall(method.ObjectsPerCall),
                 Numbers.PerCall(method.HopsPerCall),
-                method.Bytes is null ? "-" : Numbers.Bytes(method.Bytes.Value),
+                Numbers.Bytes(method.Bytes),
                 Numbers.Percent(method.ShareOfAsyncBytes),
-                method.Bytes is { Sampled: true } bytes ? Numbers.Bound(bytes.RelativeError) : "-",
                 Passes(method));
         }
 
@@ -171,11 +184,10 @@ internal static class ReportDocument
     private static TextTable Unattributed(AsyncCostReport report)
     {
         var table = new TextTable("Allocations not tied to an async method (largest types)",
-            [new("Type", ColumnAlignment.Left), new("Kind", ColumnAlignment.Left), new("Bytes"), new("Objects"), new("± bytes")]);
+            [new("Type", ColumnAlignment.Left), new("Kind", ColumnAlignment.Left), new("Bytes"), new("Objects")]);
         foreach (var type in report.UnattributedAllocations.Take(UnattributedTypesShown))
         {
-            table.AddRow(type.TypeName, type.Kind.ToString(), Numbers.Bytes(type.Bytes.Value), Numbers.Count(type.Objects.Value),
-                type.Bytes.Sampled ? Numbers.Bound(type.Bytes.RelativeError) : "-");
+            table.AddRow(type.TypeName, type.Kind.ToString(), Numbers.Bytes(type.Bytes), Numbers.Count(type.Objects));
         }
 
         return table;
@@ -199,7 +211,7 @@ internal static class ReportDocument
         {
             if (figure is not null)
             {
-                table.AddRow(name, format(figure.Value) + (figure.Sampled ? " " + Numbers.Bound(figure.RelativeError) : ""), SourceName(figure.Source));
+                table.AddRow(name, Numbers.Figure(figure, format), SourceName(figure.Source));
             }
         }
 
@@ -231,7 +243,7 @@ internal static class ReportDocument
 
     private static string Passes(MethodCost method)
     {
-        var sources = new[] { method.Bytes?.Source, method.Hops?.Source }.OfType<FigureSource>().Distinct().Select(SourceName);
+        var sources = new[] { method.Bytes?.Source, method.Calls?.Source, method.Hops?.Source }.OfType<FigureSource>().Distinct().Select(SourceName);
         return string.Join("+", sources) is { Length: > 0 } joined ? joined : "-";
     }
 

@@ -42,4 +42,8 @@ internal sealed class TextTable(string title, IReadOnlyList<TextColumn> columns)
 /// <param name="Title">The document's title.</param>
 /// <param name="Lines">Plain facts under the title (source, duration, passes).</param>
 /// <param name="Tables">The sections.</param>
-internal sealed record TextDocument(string Title, IReadOnlyList<string> Lines, IReadOnlyList<TextTable> Tables);
+internal sealed record TextDocument(string Title, IReadOnlyList<string> Lines, IReadOnlyList<TextTable> Tables)
+{
+    /// <summary>One sentence after the tables that says what they add up to (compare's summary), or null.</summary>
+    public string? Conclusion { get; init; }
+}

@@ -52,7 +52,7 @@ public sealed class HotFinding
 public sealed class HotFindingsReport
 {
     /// <summary>Schema version of the JSON form; bumped only when a field changes meaning or is removed.</summary>
-    public const int CurrentSchemaVersion = 1;
+    public const int CurrentSchemaVersion = 2;
 
     /// <summary>Schema version of this report.</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;

@@ -126,7 +126,7 @@ public sealed class AsyncCostListener : IDisposable
             {
                 totals.BytesByKind[allocation.Kind] = totals.BytesByKind.GetValueOrDefault(allocation.Kind) + allocation.Bytes.Value * allocationScale;
             }
-            if (method.Calls is { Source: FigureSource.AllocationPass } calls)
+            if (method.SampledCalls is { Source: FigureSource.AllocationPass } calls)
             {
                 totals.Calls += calls.Value * allocationScale;
             }

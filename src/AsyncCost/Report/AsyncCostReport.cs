@@ -6,8 +6,10 @@ namespace AsyncCost.Report;
 /// </summary>
 public sealed record AsyncCostReport
 {
-    /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.</summary>
-    public const int CurrentSchemaVersion = 1;
+    /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.
+    /// 2: a method's calls are exact where the hop pass counted them (sampledCalls keeps the estimate), its per-call figures
+    /// are figures with their bounds, and every figure says its kind (exact or estimate).</summary>
+    public const int CurrentSchemaVersion = 2;
 
     /// <summary>Schema version of this report (see <see cref="CurrentSchemaVersion"/>).</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;

@@ -26,12 +26,33 @@ public static class AsyncCostReportJson
     /// <exception cref="JsonException">The text is not a report, or its schema version is newer than <see cref="AsyncCostReport.CurrentSchemaVersion"/>.</exception>
     public static AsyncCostReport Deserialize(string json)
     {
-        var report = JsonSerializer.Deserialize<AsyncCostReport>(json, Options) ?? throw new JsonException("The JSON is null, not a report.");
-        if (report.SchemaVersion > AsyncCostReport.CurrentSchemaVersion)
+        var root = JsonNode.Parse(json) as JsonObject ?? throw new JsonException("The JSON is not an object, not a report.");
+        var version = root["schemaVersion"]?.GetValue<int>() ?? AsyncCostReport.CurrentSchemaVersion;
+        if (version > AsyncCostReport.CurrentSchemaVersion)
         {
-            throw new JsonException($"Report schema version {report.SchemaVersion} is newer than this library's {AsyncCostReport.CurrentSchemaVersion}.");
+            throw new JsonException($"Report schema version {version} is newer than this library's {AsyncCostReport.CurrentSchemaVersion}.");
         }
-        return report;
+        if (version < 2)
+        {
+            UpgradeFromVersion1(root);
+        }
+        return root.Deserialize<AsyncCostReport>(Options) ?? throw new JsonException("The JSON is null, not a report.");
+    }
+
+    /// <summary>Version 1 wrote per-call figures as plain numbers and its calls were the allocation pass's estimate: those
+    /// numbers are dropped (they were computed from the figures still there) and the calls kept as the sampled calls.</summary>
+    private static void UpgradeFromVersion1(JsonObject root)
+    {
+        foreach (var method in (root["methods"] as JsonArray ?? []).OfType<JsonObject>())
+        {
+            method.Remove("bytesPerCall");
+            method.Remove("objectsPerCall");
+            method.Remove("hopsPerCall");
+            if (method["calls"] is JsonObject { } calls && calls["source"]?.GetValue<string>() == "allocationPass")
+            {
+                method["sampledCalls"] = calls.DeepClone();
+            }
+        }
     }
 
     /// <summary>The JSON schema of the report, generated from the model.</summary>

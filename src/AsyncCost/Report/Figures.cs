@@ -4,10 +4,19 @@ namespace AsyncCost.Report;
 
 /// <summary>
 /// One measured quantity: a value, its error bound (half-width of a ~95 % interval; 0 for exact counts),
-/// the number of events behind it, and the pass it came from.
+/// the number of events behind it, and the pass it came from. An estimate's bound comes from its sampling model: an
+/// allocation sample stands for ~100 KB of allocations, so a figure made of n samples is a Poisson-like count whose
+/// relative standard error is about 1/√n (the Horvitz–Thompson variance of the allocation computer gives exactly that for
+/// one object size); the bound is 1.96 standard errors, a 95 % confidence level. Exact counts (every event seen) have none.
 /// </summary>
 public sealed record Figure
 {
+    /// <summary>The confidence level of every <see cref="ErrorBound"/>.</summary>
+    public const double ConfidenceLevel = 0.95;
+
+    /// <summary>Standard errors per bound at <see cref="ConfidenceLevel"/> (normal approximation).</summary>
+    public const double StandardErrors = 1.96;
+
     /// <summary>The estimate (or exact count).</summary>
     public double Value { get; init; }
 
@@ -23,11 +32,125 @@ public sealed record Figure
     /// <summary>The pass the figure came from.</summary>
     public FigureSource Source { get; init; }
 
+    /// <summary>Exact (every event counted) or estimate (from samples or scaled from windows; see <see cref="ErrorBound"/>).</summary>
+    public FigureKind Kind => Sampled ? FigureKind.Estimate : FigureKind.Exact;
+
     /// <summary>Relative error bound (ErrorBound / Value), 0 when the value is 0.</summary>
     public double RelativeError => Value == 0 ? 0 : ErrorBound / Value;
 
     /// <summary>An exact count.</summary>
     public static Figure Exact(double value, FigureSource source) => new() { Value = value, Samples = (long)value, Source = source };
+
+    /// <summary>This figure divided by a positive number (per operation, per second): the same kind, the bound scaled alike.</summary>
+    public Figure Per(double divisor) => this with { Value = Value / divisor, ErrorBound = ErrorBound / divisor };
+
+    /// <summary>
+    /// The sum of independent figures (missing ones skipped; null when all are): the values add, and so do the variances,
+    /// so the bounds add in quadrature; an estimate when any part is.
+    /// </summary>
+    public static Figure? Sum(IEnumerable<Figure?> figures) => figures.Aggregate((Figure?)null, (sum, figure) => (sum, figure) switch
+    {
+        (null, _) => figure,
+        (_, null) => sum,
+        _ => sum with
+        {
+            Value = sum.Value + figure.Value,
+            Samples = sum.Samples + figure.Samples,
+            ErrorBound = Math.Sqrt((sum.ErrorBound * sum.ErrorBound) + (figure.ErrorBound * figure.ErrorBound)),
+            Sampled = sum.Sampled || figure.Sampled,
+        },
+    });
+
+    /// <summary>
+    /// A ratio of two figures measured independently (a per-call figure of combined rows): its relative bound is the two
+    /// relative bounds added in quadrature (first-order error propagation), an estimate when either side is; null when the
+    /// denominator is not positive.
+    /// </summary>
+    public static Figure? Ratio(Figure? numerator, Figure? denominator)
+    {
+        if (numerator is null || denominator is not { Value: > 0 })
+        {
+            return null;
+        }
+        var value = numerator.Value / denominator.Value;
+        var relative = Math.Sqrt((numerator.RelativeError * numerator.RelativeError) + (denominator.RelativeError * denominator.RelativeError));
+        return new Figure
+        {
+            Value = value,
+            ErrorBound = relative * value,
+            Samples = Math.Min(numerator.Samples, denominator.Samples),
+            Sampled = numerator.Sampled || denominator.Sampled,
+            Source = numerator.Source,
+        };
+    }
+}
+
+/// <summary>
+/// One quantity in two runs (before and after a change): the ratio after/before with its bound, and whether the difference
+/// is inside the noise. The bounds are each figure's own (95 %); two exact figures have none, so any difference between them
+/// is real for those runs, but a rerun of the same code differs by a few percent too (background work, timing), which no
+/// bound measures: <see cref="IsChange"/> also asks for <see cref="RunToRunTolerance"/>.
+/// </summary>
+/// <param name="Before">The first run's figure.</param>
+/// <param name="After">The second run's figure.</param>
+public sealed record FigureDifference(Figure Before, Figure After)
+{
+    /// <summary>The smallest relative difference named as a change. Two runs of the same sample differ by up to ~5 % in
+    /// exact counts (context switches, work items; measured with ChattyPipeline run twice), so 10 % leaves a margin.</summary>
+    public const double RunToRunTolerance = 0.10;
+
+    /// <summary>True when both figures come from the same kind of pass: the hop pass's TPL tracing changes what a process
+    /// allocates, so bytes from it are not comparable with bytes from the allocation pass.</summary>
+    public bool Comparable => Before.Source == After.Source;
+
+    /// <summary>True when the runs differ beyond doubt: comparable, outside the noise, and by at least <see cref="RunToRunTolerance"/>.</summary>
+    public bool IsChange => Comparable && !WithinNoise && Ratio is { } ratio && Math.Abs(ratio - 1) >= RunToRunTolerance;
+
+    /// <summary>After / before, null when before is not positive.</summary>
+    public double? Ratio => Before.Value > 0 ? After.Value / Before.Value : null;
+
+    /// <summary>The ratio's relative bound: the two relative bounds added in quadrature (first-order error propagation).</summary>
+    public double RatioRelativeBound => Math.Sqrt((Before.RelativeError * Before.RelativeError) + (After.RelativeError * After.RelativeError));
+
+    /// <summary>True when the two figures' intervals overlap (value ± bound): the runs may not differ at all.</summary>
+    public bool WithinNoise => Math.Abs(After.Value - Before.Value) <= Before.ErrorBound + After.ErrorBound;
+
+    /// <summary>True when either figure is an estimate.</summary>
+    public bool Estimated => Before.Sampled || After.Sampled;
+}
+
+/// <summary>Figures of a whole report, derived from its rows.</summary>
+public static class ReportFigures
+{
+    /// <summary>At 95 % confidence, a Poisson count that saw nothing stands for fewer than ln 20 ≈ 3 events.</summary>
+    private const double ZeroCountUpperBound = 3.0;
+
+    /// <summary>
+    /// Bytes allocated by all user async methods: the sum of their estimates (bounds in quadrature). When an allocation pass
+    /// sampled none of them, zero, with the bound of a count that saw nothing: fewer than 3 samples' worth (~300 KB), which is
+    /// not the same as "none". Null without an allocation pass.
+    /// </summary>
+    public static Figure? AsyncMethodBytes(AsyncCostReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        if (Figure.Sum(report.Methods.Select(m => m.Bytes)) is { } sum)
+        {
+            return sum;
+        }
+        return report.Passes.Any(p => p.AllocationEvent is not null)
+            ? new Figure { Value = 0, ErrorBound = ZeroCountUpperBound / Events.KnownEvents.AllocationSamplingProbability, Sampled = true, Source = FigureSource.AllocationPass }
+            : null;
+    }
+}
+
+/// <summary>How a figure was obtained.</summary>
+public enum FigureKind
+{
+    /// <summary>Every event was counted: the figure is exact for what was recorded.</summary>
+    Exact,
+
+    /// <summary>Estimated from samples (or scaled from windows): read it with its error bound.</summary>
+    Estimate,
 }
 
 /// <summary>The kind of allocation an async method caused.</summary>
@@ -99,11 +222,18 @@ public sealed class MethodCost
     /// <summary>Whether the method is the application's own code or the framework's or a library's (see <see cref="MethodOrigin"/>).</summary>
     public MethodOrigin Origin { get; init; }
 
-    /// <summary>Calls seen: suspending calls counted from state-machine boxes (allocation pass) or box creations (hop pass),
-    /// null when no pass could count them. Calls that complete synchronously without allocating are invisible to EventPipe.
-    /// An async iterator's calls are its MoveNextAsync calls that suspended (the hop pass's count, scaled to the allocation
-    /// pass by its boxes when that pass ran; null without a hop pass).</summary>
+    /// <summary>Calls of the method, the figure to show: the exact count of its calls when the hop pass counted them (a
+    /// continuous pass that lost no events saw every box created, and the allocation pass saw none of its calls complete
+    /// synchronously, which the hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
+    /// count them. Calls that complete synchronously without allocating are invisible to EventPipe. An async iterator's calls
+    /// are its MoveNextAsync calls that suspended (counted by the hop pass; its estimate is the allocation pass's boxes times
+    /// the hop pass's calls per box; null without a hop pass).</summary>
+    [Description("Calls of the method: exact (kind 'exact') when the hop pass counted every one of them, else the allocation pass's estimate (kind 'estimate', see errorBound).")]
     public Figure? Calls { get; init; }
+
+    /// <summary>Calls estimated from the allocation samples of the method's boxes and result tasks (one per call), the
+    /// denominator of <see cref="BytesPerCall"/> and <see cref="ObjectsPerCall"/>; null without an allocation pass.</summary>
+    public Figure? SampledCalls { get; init; }
 
     /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
     public Figure? SuspendingCalls { get; init; }
@@ -124,14 +254,15 @@ public sealed class MethodCost
     /// <summary>Milliseconds its blocking waits held their threads (hop pass), null when that pass did not run.</summary>
     public Figure? BlockedMilliseconds { get; init; }
 
-    /// <summary>Bytes per call, when bytes and calls come from the same pass and calls &gt; 0.</summary>
-    public double? BytesPerCall => Bytes is not null && Calls is { Value: > 0 } && Calls.Source == Bytes.Source ? Bytes.Value / Calls.Value : null;
+    /// <summary>Bytes per call: <see cref="Bytes"/> over <see cref="SampledCalls"/>, both from the same samples, so its bound
+    /// is the ratio estimator's, usually far narrower than either's; null without sampled calls.</summary>
+    public Figure? BytesPerCall { get; init; }
 
-    /// <summary>Objects per call, when objects and calls come from the same pass and calls &gt; 0.</summary>
-    public double? ObjectsPerCall => Objects is not null && Calls is { Value: > 0 } && Calls.Source == Objects.Source ? Objects.Value / Calls.Value : null;
+    /// <summary>Objects per call, as <see cref="BytesPerCall"/>.</summary>
+    public Figure? ObjectsPerCall { get; init; }
 
-    /// <summary>Hops per suspending call (both from the hop pass), when it had any.</summary>
-    public double? HopsPerCall => Hops is not null && SuspendingCalls is { Value: > 0 } ? Hops.Value / SuspendingCalls.Value : null;
+    /// <summary>Hops per suspending call (both from the hop pass, counted in the same windows, so exact), when it had any.</summary>
+    public Figure? HopsPerCall { get; init; }
 
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
     public double? ShareOfAsyncBytes { get; init; }
@@ -140,40 +271,36 @@ public sealed class MethodCost
     public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
 
     /// <summary>Several rows as one (the lambdas of one member, the methods of one assembly): counts and bytes add, and so do
-    /// the variances of independent sampled estimates (error bounds add in quadrature).</summary>
+    /// the variances of independent sampled estimates (error bounds add in quadrature); per-call figures are the sums' ratios.</summary>
     public static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName)
     {
         ArgumentNullException.ThrowIfNull(rows);
+        var sampledCalls = Figure.Sum(rows.Select(m => m.SampledCalls));
+        var suspendingCalls = Figure.Sum(rows.Select(m => m.SuspendingCalls));
+        var bytes = Figure.Sum(rows.Select(m => m.Bytes));
+        var objects = Figure.Sum(rows.Select(m => m.Objects));
+        var hops = Figure.Sum(rows.Select(m => m.Hops));
         return new()
         {
             MethodKey = key,
             DisplayName = displayName,
             Assembly = rows.Select(m => m.Assembly).Distinct().Count() == 1 ? rows[0].Assembly : null,
             Origin = rows.Count > 0 ? rows[0].Origin : MethodOrigin.User,
-            Calls = rows.Select(m => m.Calls).Aggregate(Add),
-            SuspendingCalls = rows.Select(m => m.SuspendingCalls).Aggregate(Add),
-            Bytes = rows.Select(m => m.Bytes).Aggregate(Add),
-            Objects = rows.Select(m => m.Objects).Aggregate(Add),
-            Hops = rows.Select(m => m.Hops).Aggregate(Add),
-            BlockingWaits = rows.Select(m => m.BlockingWaits).Aggregate(Add),
-            BlockedMilliseconds = rows.Select(m => m.BlockedMilliseconds).Aggregate(Add),
+            Calls = Figure.Sum(rows.Select(m => m.Calls)),
+            SampledCalls = sampledCalls,
+            SuspendingCalls = suspendingCalls,
+            Bytes = bytes,
+            Objects = objects,
+            BytesPerCall = Figure.Ratio(bytes, sampledCalls),
+            ObjectsPerCall = Figure.Ratio(objects, sampledCalls),
+            Hops = hops,
+            HopsPerCall = Figure.Ratio(hops, suspendingCalls),
+            BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),
+            BlockedMilliseconds = Figure.Sum(rows.Select(m => m.BlockedMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
             Allocations = [.. rows.SelectMany(m => m.Allocations)],
         };
     }
-
-    private static Figure? Add(Figure? a, Figure? b) => (a, b) switch
-    {
-        (null, _) => b,
-        (_, null) => a,
-        _ => a with
-        {
-            Value = a.Value + b.Value,
-            Samples = a.Samples + b.Samples,
-            ErrorBound = Math.Sqrt(a.ErrorBound * a.ErrorBound + b.ErrorBound * b.ErrorBound),
-            Sampled = a.Sampled || b.Sampled,
-        },
-    };
 }
 
 /// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>

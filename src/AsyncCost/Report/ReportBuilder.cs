@@ -39,7 +39,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _warnings.Add(new ReportWarning("events-lost", $"The runtime dropped {passes.Sum(p => p.Figures.EventsLost).ToString("N0", CultureInfo.InvariantCulture)} events (buffer full): figures are low."));
         }
 
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
+        // A hop pass that lost events undercounts: its call counts are then no longer exact.
+        var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
+        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
         if (hopPass is null && _rows.Values.FirstOrDefault(row => row.IsAsyncIterator) is { } iterator)
         {
             _warnings.Add(new ReportWarning("iterator-calls", $"{iterator.DisplayName} is an async iterator: its calls (MoveNextAsync calls that suspended) are counted by the hop pass, which did not run, so its calls and bytes per call are unknown."));
@@ -105,7 +107,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Assembly = m.Assembly,
         Origin = m.Origin,
         Calls = m.Calls,
+        SampledCalls = m.SampledCalls,
         SuspendingCalls = m.SuspendingCalls,
+        BytesPerCall = m.BytesPerCall,
+        ObjectsPerCall = m.ObjectsPerCall,
+        HopsPerCall = m.HopsPerCall,
         Bytes = m.Bytes,
         Objects = m.Objects,
         Hops = m.Hops,
@@ -317,8 +323,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         public AsyncMethodName Name => name;
 
         private readonly List<TypeAllocation> _allocations = [];
+        private readonly List<(TypeTally Tally, bool IsCall)> _tallies = [];
         private double _bytes, _bytesVariance, _objects, _objectsVariance, _calls, _callsVariance;
         private long _samples, _callSamples;
+        private bool _completedSynchronously;
         private FigureSource _allocationSource;
         private MethodHops? _hops;
 
@@ -338,13 +346,15 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _objects += tally.Objects;
             _objectsVariance += tally.ObjectsVariance;
             _samples += tally.Samples;
-            if (allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task)
+            // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
+            var isCall = allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task;
+            _tallies.Add((tally, isCall));
+            if (isCall)
             {
-                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both;
-                // an async iterator's box serves one enumeration.
                 _calls += tally.Objects;
                 _callsVariance += tally.ObjectsVariance;
                 _callSamples += tally.Samples;
+                _completedSynchronously |= allocation.Kind == AllocationKind.Task;
             }
             if (allocation.Kind == AllocationKind.StateMachineBox && RuntimeTypeName.Parse(allocation.TypeName).Arguments.FirstOrDefault(a => AsyncMethodName.Parse(a.Name) is not null) is { } machine)
             {
@@ -354,23 +364,44 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
-        public MethodCost ToMethodCost(HopScale? hopScale, (string? Assembly, MethodOrigin Origin) origin)
+        /// <summary>
+        /// An async iterator's calls are its MoveNextAsync calls that suspended, which only the hop pass sees: per box (enumeration
+        /// that suspended) as many as the hop pass counted, so the allocation pass's boxes scale to its own calls and bytes per
+        /// call is bytes per such MoveNextAsync (an item, when each item awaits) from one process. Null without a hop pass.
+        /// </summary>
+        private double? CallsPerBox() => _hops is { Boxes: > 0 } hops ? (double)hops.SuspendingCalls / hops.Boxes : null;
+
+        private static Figure? Scaled(Figure? figure, double? factor)
+            => figure is null || factor is not { } k ? null : figure with { Value = figure.Value * k, ErrorBound = figure.ErrorBound * k };
+
+        /// <param name="hopScale">How the hop pass's counts stand for the pass, null without one.</param>
+        /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
+        /// <param name="origin">The method's assembly and whose code it is.</param>
+        public MethodCost ToMethodCost(HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
-            Figure? calls = isAsyncIterator ? IteratorCalls(suspendingCalls)
-                : _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : suspendingCalls;
+            // An async iterator's box serves one enumeration: its sampled calls are its boxes times the hop pass's calls per box.
+            var callsPerBox = isAsyncIterator ? CallsPerBox() : 1;
+            Figure? sampledCalls = _callSamples > 0 && callsPerBox is { } perBox ? Scaled(Sampled(_calls, _callsVariance, _callSamples, _allocationSource), perBox) : null;
+            // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
+            var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
+            var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
             return new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = calls,
+                Calls = callsCounted ? suspendingCalls : sampledCalls ?? suspendingCalls,
+                SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
-                Hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread),
+                BytesPerCall = Scaled(PerSampledCall(_bytes, t => t.BytesVariance), 1 / callsPerBox),
+                ObjectsPerCall = Scaled(PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance), 1 / callsPerBox),
+                Hops = hops,
+                HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
@@ -378,18 +409,27 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
 
         /// <summary>
-        /// An async iterator's calls are its MoveNextAsync calls that suspended, which only the hop pass sees. With the allocation
-        /// pass too they are scaled to that pass's own run: its boxes (enumerations that suspended) times the hop pass's calls
-        /// per box, so that bytes per call is bytes per such MoveNextAsync (an item, when each item awaits) from one process.
+        /// A total per sampled call, R = X / Y, X and Y estimated from the same samples. The ratio estimator's variance is
+        /// Σ w (x − R·y)² / Y² over the samples (w = each sample's Horvitz–Thompson variance weight, y = 1 for a box or result
+        /// task, 0 otherwise). Per type, with its objects of one size (true of boxes, tasks, closures and delegates), that sum is
+        /// Var(x) − 2R·y·Cov(x, objects) + R²y²·Var(objects). When every sample is a call of one size the bound is zero.
         /// </summary>
-        private Figure? IteratorCalls(Figure? suspendingCalls)
+        /// <param name="total">X.</param>
+        /// <param name="variance">Var(x) of a type's tally.</param>
+        /// <param name="covariance">Cov(x, objects) of a type's tally; by default √(Var(bytes)·Var(objects)), exact for one size.</param>
+        private Figure? PerSampledCall(double total, Func<TypeTally, double> variance, Func<TypeTally, double>? covariance = null)
         {
-            if (_callSamples == 0 || _hops is not { Boxes: > 0 } hops)
+            if (_callSamples == 0 || _calls <= 0)
             {
-                return _callSamples == 0 ? suspendingCalls : null;
+                return null;
             }
-            var callsPerBox = (double)hops.SuspendingCalls / hops.Boxes;
-            return Sampled(_calls * callsPerBox, _callsVariance * callsPerBox * callsPerBox, _callSamples, _allocationSource);
+            covariance ??= t => Math.Sqrt(t.BytesVariance * t.ObjectsVariance);
+            var ratio = total / _calls;
+            var residuals = _tallies.Sum(t => t.IsCall
+                ? variance(t.Tally) - (2 * ratio * covariance(t.Tally)) + (ratio * ratio * t.Tally.ObjectsVariance)
+                : variance(t.Tally));
+            var bound = Figure.StandardErrors * Math.Sqrt(Math.Max(residuals, 0)) / _calls;
+            return new Figure { Value = ratio, ErrorBound = bound, Samples = _samples, Sampled = true, Source = _allocationSource };
         }
     }
 }

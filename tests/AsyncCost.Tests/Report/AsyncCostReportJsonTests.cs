@@ -17,7 +17,10 @@ public class AsyncCostReportJsonTests
                 MethodKey = "Ns.Service.GetAsync",
                 DisplayName = "Ns.Service.GetAsync",
                 Calls = new Figure { Value = 100, ErrorBound = 5, Samples = 40, Sampled = true, Source = FigureSource.AllocationPass },
+                SampledCalls = new Figure { Value = 100, ErrorBound = 5, Samples = 40, Sampled = true, Source = FigureSource.AllocationPass },
+                SuspendingCalls = Figure.Exact(98, FigureSource.HopPass),
                 Bytes = new Figure { Value = 9600, ErrorBound = 480, Samples = 40, Sampled = true, Source = FigureSource.AllocationPass },
+                BytesPerCall = new Figure { Value = 96, ErrorBound = 0.5, Samples = 40, Sampled = true, Source = FigureSource.AllocationPass },
             },
         ],
         Warnings = [new ReportWarning("low-samples", "Few samples.")],
@@ -37,8 +40,29 @@ public class AsyncCostReportJsonTests
         Assert.Equal("processExited", root.GetProperty("stopReason").GetString());
         var method = root.GetProperty("methods")[0];
         Assert.Equal("Ns.Service.GetAsync", method.GetProperty("methodKey").GetString());
-        Assert.Equal(96, method.GetProperty("bytesPerCall").GetDouble());
+        Assert.Equal(96, method.GetProperty("bytesPerCall").GetProperty("value").GetDouble());
         Assert.Equal("allocationPass", method.GetProperty("bytes").GetProperty("source").GetString());
+        // Each figure says whether it is exact or an estimate, and an estimate its bound, absolute and relative.
+        var calls = method.GetProperty("calls");
+        Assert.Equal(("estimate", 5, 0.05), (calls.GetProperty("kind").GetString(), calls.GetProperty("errorBound").GetDouble(), calls.GetProperty("relativeError").GetDouble()));
+        var suspending = method.GetProperty("suspendingCalls");
+        Assert.Equal(("exact", 0), (suspending.GetProperty("kind").GetString(), suspending.GetProperty("errorBound").GetDouble()));
+    }
+
+    [Fact]
+    public void Reads_a_version_1_report_whose_per_call_figures_were_numbers_and_calls_the_sampled_estimate()
+    {
+        const string version1 = """
+            { "schemaVersion": 1, "source": { "kind": "traceFile" },
+              "methods": [ { "methodKey": "Ns.A.RunAsync", "displayName": "Ns.A.RunAsync",
+                "calls": { "value": 100, "errorBound": 5, "samples": 40, "sampled": true, "source": "allocationPass" },
+                "bytesPerCall": 96, "objectsPerCall": 1, "hopsPerCall": null } ] }
+            """;
+
+        var method = Assert.Single(AsyncCostReportJson.Deserialize(version1).Methods);
+
+        Assert.Equal(100, method.SampledCalls!.Value);
+        Assert.Null(method.BytesPerCall);
     }
 
     [Fact]

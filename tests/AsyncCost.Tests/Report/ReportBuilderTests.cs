@@ -200,6 +200,54 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void Calls_are_the_hop_pass_exact_count_where_it_saw_every_call_and_an_estimate_with_a_wide_bound_from_few_samples()
+    {
+        var (modules, allocations, hops) = Readers();
+        // Four box samples: each stands for ~1,000 calls of a 96-byte box, so the estimate is ~4,300 calls ± ~98 %.
+        for (var i = 0; i < 4; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
+        }
+        for (var call = 0; call < 4_344; call++)
+        {
+            hops.Hops.OnOperationBegin(1, call + 1, "Async: <YieldOnceAsync>d__0");
+        }
+        var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) };
+
+        var sampledOnly = Assert.Single(Build(modules, allocationPass).Methods);
+        var counted = Assert.Single(Build(modules, allocationPass, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) }).Methods);
+
+        Assert.Equal(FigureKind.Estimate, sampledOnly.Calls!.Kind);
+        Assert.InRange(sampledOnly.Calls.RelativeError, 0.9, 1.1); // 1.96 / √4
+        Assert.Equal((FigureKind.Exact, 4_344, 0), (counted.Calls!.Kind, counted.Calls.Value, counted.Calls.ErrorBound));
+        Assert.Equal(FigureSource.HopPass, counted.Calls.Source);
+        // Bytes per call stay the allocation pass's: boxes of one size, so its ratio has no sampling error at all.
+        Assert.Equal(sampledOnly.SampledCalls, counted.SampledCalls);
+        Assert.Equal((96, 0), (counted.BytesPerCall!.Value, counted.BytesPerCall.ErrorBound));
+        Assert.Equal(FigureKind.Estimate, counted.BytesPerCall.Kind);
+    }
+
+    [Fact]
+    public void Calls_stay_an_estimate_when_some_completed_synchronously_which_the_hop_pass_cannot_count()
+    {
+        var (modules, allocations, hops) = Readers();
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Decimal,AsyncCost.Workload.PriceService+<GetPriceTaskAsync>d__2]", 112);
+        allocations.Allocations.OnAllocationSampled("System.Threading.Tasks.Task`1[System.Decimal]", 80);
+        hops.Hops.OnOperationBegin(1, 1, "Async: <GetPriceTaskAsync>d__2");
+
+        var report = Build(modules,
+            new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
+            new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
+
+        var price = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.PriceService.GetPriceTaskAsync");
+        Assert.Equal(FigureKind.Estimate, price.Calls!.Kind);
+        Assert.Equal(price.SampledCalls, price.Calls);
+        Assert.Equal(FigureKind.Exact, price.SuspendingCalls!.Kind);
+        // Two sizes per call (box or task): the ratio has an error of its own, but far under either figure's.
+        Assert.InRange(price.BytesPerCall!.RelativeError, 1e-9, price.Bytes!.RelativeError);
+    }
+
+    [Fact]
     public void Joins_hop_pass_short_names_to_full_names_and_keeps_each_figures_pass()
     {
         var (modules, allocations, hops) = Readers();
@@ -218,7 +266,7 @@ public class ReportBuilderTests
         Assert.Equal(FigureSource.AllocationPass, yield.Bytes!.Source);
         Assert.Equal(FigureSource.HopPass, yield.Hops!.Source);
         Assert.Equal(1, yield.Hops.Value);
-        Assert.Equal(1, yield.HopsPerCall);
+        Assert.Equal(1, yield.HopsPerCall!.Value);
         var handoff = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.HandoffAsync");
         Assert.Null(handoff.Bytes);
         Assert.Equal(0, handoff.Hops!.Value);

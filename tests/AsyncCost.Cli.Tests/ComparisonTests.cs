@@ -1,0 +1,136 @@
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using AsyncCost.Cli.Rendering;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Tests;
+
+/// <summary>'compare' on reports built in memory: a difference inside the noise is marked as such in every format, a real one is named.</summary>
+public sealed class ComparisonTests
+{
+    private const int Operations = 200;
+
+    [Fact]
+    public void A_rerun_of_the_same_code_shows_its_sampled_differences_as_noise_in_every_format()
+    {
+        // Two runs of one program: one allocation sample each way (±196 %), the same hops, a few percent apart in switches.
+        var first = Run(asyncBytes: Estimate(102_400, 200_700), hops: 1_200, voluntarySwitches: 6_000);
+        var second = Run(asyncBytes: Estimate(204_800, 401_400), hops: 1_201, voluntarySwitches: 6_250);
+
+        var comparison = Comparison.Create("run1.json", first, "run2.json", second, Operations);
+
+        Assert.True(Compared(comparison, "asyncMethodBytes").WithinNoise);
+        Assert.Matches(@"Async-method bytes per op\s+~512 B ±196%\s+~1\.0 KB ±196%\s+≈ 2\.00× \(noise\)", Table(comparison));
+        Assert.Contains("| Async-method bytes per op | ~512 B ±196% | ~1.0 KB ±196% | ≈ 2.00× (noise) |", Markdown(comparison), StringComparison.Ordinal);
+        Assert.EndsWith(",true", Csv(comparison).Single(l => l.StartsWith("asyncMethodBytes,", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.True((bool)JsonFigure(comparison, "asyncMethodBytes")["withinNoise"]!);
+        // Twice as many bytes, but the bounds overlap: not a change; nor are hops and switches a few percent apart.
+        Assert.Equal("run2 and run1 show no change beyond the noise or 10 % in bytes in async methods, thread-pool hops and voluntary context switches (threads blocking).",
+            comparison.Summary());
+        Assert.EndsWith(comparison.Summary(), Table(comparison).TrimEnd(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_real_improvement_is_named_with_its_factor_and_is_not_marked_as_noise()
+    {
+        var costly = Run(asyncBytes: Estimate(2_048_000, 102_400), hops: 1_200, voluntarySwitches: 6_000);
+        var fixedTwin = Run(asyncBytes: Estimate(1_024_000, 51_200), hops: 1_000, voluntarySwitches: 60);
+
+        var comparison = Comparison.Create("ChattyPipeline.json", costly, "ChattyPipeline.Fixed.json", fixedTwin, Operations);
+
+        Assert.False(Compared(comparison, "asyncMethodBytes").WithinNoise);
+        Assert.Matches(@"Async-method bytes per op\s+~10\.0 KB ±5\.0%\s+~5\.0 KB ±5\.0%\s+0\.50× ±7\.1%", Table(comparison));
+        Assert.Matches(@"Thread-pool hops per op\s+6\s+5\s+0\.83×", Table(comparison));
+        Assert.False((bool)JsonFigure(comparison, "hops")["withinNoise"]!);
+        Assert.Equal("ChattyPipeline.Fixed allocates 2.0× fewer bytes in async methods per operation (±7.1%), makes 1.2× fewer thread-pool hops per operation "
+            + "and 100× fewer voluntary context switches (threads blocking) per operation than ChattyPipeline; every difference named is outside its bound.",
+            comparison.Summary());
+        Assert.Equal(comparison.Summary(), (string)JsonNode.Parse(comparison.Json())!["summary"]!);
+    }
+
+    [Fact]
+    public void A_run_whose_allocation_pass_sampled_no_async_method_is_below_a_bound_not_zero()
+    {
+        var sampled = Run(asyncBytes: Estimate(102_400, 200_700), hops: 1_200, voluntarySwitches: 6_000);
+        var none = Run(asyncBytes: null, hops: 1_200, voluntarySwitches: 6_000);
+
+        var comparison = Comparison.Create("run1.json", sampled, "run2.json", none, Operations);
+
+        // Fewer than 3 samples' worth (3 × 100 KB over 200 operations) may hide behind a run that sampled nothing.
+        Assert.Matches(@"Async-method bytes per op\s+~512 B ±196%\s+<1\.5 KB\s+≈ 0\.00× \(noise\)", Table(comparison));
+        Assert.Equal("estimate", (string)JsonFigure(comparison, "asyncMethodBytes")["after"]!["kind"]!);
+        // The other way round there is no ratio, but the bounds still overlap: noise, and not a change either.
+        var reversed = Comparison.Create("run2.json", none, "run1.json", sampled, Operations);
+        Assert.Matches(@"Async-method bytes per op\s+<1\.5 KB\s+~512 B ±196%\s+≈ \(noise\)", Table(reversed));
+        Assert.Contains("no change beyond the noise or 10 % in bytes in async methods", reversed.Summary(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Bytes_from_different_passes_are_not_compared()
+    {
+        var allocationPass = Run(asyncBytes: Estimate(1_024_000, 51_200), hops: 1_000, voluntarySwitches: 60);
+        var hopPass = Run(asyncBytes: Estimate(2_048_000, 102_400, FigureSource.HopPass), hops: 1_000, voluntarySwitches: 60);
+
+        var comparison = Comparison.Create("a.json", allocationPass, "b.json", hopPass, Operations);
+
+        Assert.Matches(@"Async-method bytes per op\s+~5\.0 KB ±5\.0%\s+~10\.0 KB ±5\.0%\s+passes differ", Table(comparison));
+        Assert.EndsWith("; bytes in async methods come from different passes and are not compared.", comparison.Summary(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_comparison_table_fits_100_columns()
+    {
+        var comparison = Comparison.Create("artifacts/demo/ChattyPipeline.json", Run(Estimate(2_048_000, 102_400), 1_200, 6_000),
+            "artifacts/demo/ChattyPipeline.Fixed.json", Run(Estimate(1_024_000, 51_200), 1_000, 60), Operations);
+        using var writer = new StringWriter();
+
+        ConsoleTableWriter.Write(comparison.Document(), writer, isTerminal: true, width: 100);
+
+        var lines = Regex.Replace(writer.ToString(), "\u001b\\[[0-9;?]*[A-Za-z]", "").Split('\n').Select(l => l.TrimEnd('\r')).ToList();
+        Assert.All(lines, l => Assert.True(l.Length <= 100, $"{l.Length} > 100: {l}"));
+        Assert.Contains(lines, l => Regex.IsMatch(l.TrimEnd(), @"^  Thread-pool hops per op\s+6\s+5\s+0\.83×$"));
+    }
+
+    private static AsyncCostReport Run(Figure? asyncBytes, long hops, long voluntarySwitches) => new()
+    {
+        Source = new ReportSource { Kind = SourceKind.Launch },
+        Duration = TimeSpan.FromSeconds(5),
+        Passes = [new PassSummary { Pass = MeasurementPasses.Allocations, AllocationEvent = "AllocationSampled" }],
+        Methods = asyncBytes is null ? [] : [new MethodCost { MethodKey = "App.Pipeline.RunAsync", DisplayName = "App.Pipeline.RunAsync", Bytes = asyncBytes }],
+        Totals = new ProcessTotals
+        {
+            Hops = Figure.Exact(hops, FigureSource.HopPass),
+            VoluntaryContextSwitches = voluntarySwitches,
+            InvoluntaryContextSwitches = 10,
+        },
+    };
+
+    private static Figure Estimate(double value, double bound, FigureSource source = FigureSource.AllocationPass) =>
+        new() { Value = value, ErrorBound = bound, Samples = 4, Sampled = true, Source = source };
+
+    private static ComparedFigure Compared(Comparison comparison, string key) => comparison.Figures.Single(f => f.Key == key);
+
+    private static JsonNode JsonFigure(Comparison comparison, string key) =>
+        JsonNode.Parse(comparison.Json())!["figures"]!.AsArray().Single(f => (string)f!["figure"]! == key)!;
+
+    private static string Table(Comparison comparison)
+    {
+        using var writer = new StringWriter();
+        ConsoleTableWriter.Write(comparison.Document(), writer, isTerminal: false);
+        return writer.ToString();
+    }
+
+    private static string Markdown(Comparison comparison)
+    {
+        using var writer = new StringWriter();
+        MarkdownWriter.Write(comparison.Document(), writer);
+        return writer.ToString();
+    }
+
+    private static string[] Csv(Comparison comparison)
+    {
+        using var writer = new StringWriter();
+        CsvWriter.Write(comparison.Raw(), writer);
+        return writer.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+    }
+}

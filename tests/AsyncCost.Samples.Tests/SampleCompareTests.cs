@@ -1,0 +1,66 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+
+namespace AsyncCost.Samples.Tests;
+
+/// <summary>
+/// 'dotnet-asynccost compare' on real runs of ChattyPipeline: a rerun of the same sample differs only within the noise,
+/// and the Fixed twin's real improvement (fewer hops per order) is named as a change.
+/// </summary>
+[Collection(BuiltSamplesDefinition.Name)]
+public sealed class SampleCompareTests(BuiltSamples samples) : IDisposable
+{
+    private const int Orders = 200;
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(3);
+    private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("asynccost-sample-compare-");
+
+    [Fact]
+    public async Task A_rerun_is_noise_and_the_fixed_twin_is_a_change()
+    {
+        Assert.True(samples.Build.ExitCode == 0, $"samples build failed: {samples.Build}");
+        var first = await CollectAsync("ChattyPipeline", "run1");
+        var second = await CollectAsync("ChattyPipeline", "run2");
+        var fixedTwin = await CollectAsync("ChattyPipeline.Fixed", "fixed");
+
+        var rerun = await CompareAsync(first, second);
+        var fix = await CompareAsync(first, fixedTwin);
+
+        // The sampled async-method bytes of one sample run twice: the bounds overlap, so it is marked as noise.
+        Assert.True((bool)Figure(rerun, "asyncMethodBytes")["withinNoise"]!, rerun.ToJsonString());
+        // Hops per order are the sample's own logic: the same in both runs, and so not named as a change.
+        Assert.InRange((double)Figure(rerun, "hops")["ratio"]!, 0.9, 1.1);
+        var rerunSummary = (string)rerun["summary"]!;
+        Assert.DoesNotContain("bytes in async methods per operation", rerunSummary, StringComparison.Ordinal);
+        Assert.DoesNotContain("thread-pool hops per operation", rerunSummary, StringComparison.Ordinal);
+
+        // The twin does the same work in fewer hops per order (no Task.Yield): a change outside any bound, named as one.
+        var hops = Figure(fix, "hops");
+        Assert.False((bool)hops["withinNoise"]!, fix.ToJsonString());
+        Assert.InRange((double)hops["ratio"]!, 0.5, 0.9);
+        Assert.Matches(@"^fixed (allocates .*, )?makes [0-9.]+× fewer thread-pool hops per operation.* than run1; every difference named is outside its bound", (string)fix["summary"]!);
+    }
+
+    public void Dispose() => _directory.Delete(recursive: true);
+
+    private async Task<string> CollectAsync(string sample, string name)
+    {
+        var output = Path.Combine(_directory.FullName, name);
+        var run = await DotnetCommand.RunAsync(
+            [Repository.ToolDll, "collect", "--format", "json", "-o", output, "--", "dotnet", Repository.SampleAssembly(sample),
+                "--operations", Orders.ToString(CultureInfo.InvariantCulture)],
+            RunTimeout);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        return output + ".json";
+    }
+
+    private static async Task<JsonNode> CompareAsync(string before, string after)
+    {
+        var compare = await DotnetCommand.RunAsync(
+            [Repository.ToolDll, "compare", before, after, "--operations", Orders.ToString(CultureInfo.InvariantCulture), "--format", "json"], RunTimeout);
+        Assert.True(compare.ExitCode == 0, compare.ToString());
+        return JsonNode.Parse(compare.StandardOutput)!;
+    }
+
+    private static JsonNode Figure(JsonNode comparison, string key) =>
+        comparison["figures"]!.AsArray().Single(f => (string)f!["figure"]! == key)!;
+}
