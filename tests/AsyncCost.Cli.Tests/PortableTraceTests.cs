@@ -96,6 +96,33 @@ public sealed class PortableTraceTests
     }
 
     [Fact]
+    public async Task A_hop_pass_trace_with_no_TPL_event_is_read_as_the_hop_pass_and_shows_zero_hops()
+    {
+        // task-sync never suspends and never uses the pool: its hop pass writes no TPL or thread-pool event at all. The traces'
+        // names say nothing; the allocation trace's own events tell it apart, so the other is the hop pass.
+        var directory = Directory.CreateTempSubdirectory("asynccost-no-tpl-").FullName;
+        try
+        {
+            await DotNetTrace.EnsureRestoredAsync();
+            var (allocations, _) = await RecordWithDotNetTraceAsync("allocations", directory, 200_000, "task-sync", "first.nettrace");
+            var (hops, _) = await RecordWithDotNetTraceAsync("hops", directory, 200_000, "task-sync", "second.nettrace");
+
+            var result = await ChildProcess.RunToolAsync("report", hops, allocations, "--format", "json");
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var report = JsonNode.Parse(result.StandardOutput)!;
+            Assert.Equal(["allocations", "hops"], report["passes"]!.AsArray().Select(p => (string)p!["pass"]!));
+            var row = report["methods"]!.AsArray().Single(m => (string)m!["methodKey"]! == "AsyncCost.Workload.PriceService.GetPriceTaskAsync")!;
+            Assert.Equal(0, (double)row["hops"]!["value"]!);
+            Assert.Contains("no-tpl-events", Warnings(report));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task A_trace_without_TPL_events_or_method_rundown_says_which_figures_are_missing()
     {
         var directory = Directory.CreateTempSubdirectory("asynccost-partial-").FullName;
@@ -123,13 +150,14 @@ public sealed class PortableTraceTests
         }
     }
 
-    private static async Task<(string Trace, WorkloadResult Truth)> RecordWithDotNetTraceAsync(string pass, string directory, int calls)
+    private static async Task<(string Trace, WorkloadResult Truth)> RecordWithDotNetTraceAsync(string pass, string directory, int calls,
+        string scenario = "yield", string? fileName = null)
     {
         var providers = await ChildProcess.RunToolAsync("providers", "--pass", pass);
         Assert.True(providers.ExitCode == 0, providers.ToString());
-        var trace = Path.Combine(directory, $"run.{pass}.nettrace");
+        var trace = Path.Combine(directory, fileName ?? $"run.{pass}.nettrace");
         var record = await DotNetTrace.RunAsync(["collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
-            "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", calls.ToString(CultureInfo.InvariantCulture)]);
+            "-o", trace, "--", "dotnet", Repository.WorkloadDll, scenario, calls.ToString(CultureInfo.InvariantCulture)]);
         Assert.True(record.ExitCode == 0 && File.Exists(trace), record.ToString());
         return (trace, Assert.Single(WorkloadResult.ParseAll(record.StandardOutput)));
     }

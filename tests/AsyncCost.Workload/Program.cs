@@ -19,6 +19,9 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["thread-pingpong"] = n => Task.FromResult(Scenarios.ThreadPingPong(n)),
     ["async-pingpong"] = Scenarios.AsyncPingPongAsync,
     ["spawn"] = SpawnAsync,
+    ["iterator"] = RunIterator,
+    ["drive-yields"] = RunDriveYields,
+    ["iterator-awaiting"] = RunIteratorAwaiting,
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
@@ -128,6 +131,44 @@ static async Task<long> RunYield(int count)
     for (var i = 0; i < count; i++)
     {
         sum += await Scenarios.YieldOnceAsync(i);
+    }
+    return sum;
+}
+
+// count items in enumerations of Scenarios.ItemsPerEnumeration (count must be a multiple of it); per op = per item.
+static async Task<long> RunIterator(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count / Scenarios.ItemsPerEnumeration; i++)
+    {
+        await foreach (var item in Scenarios.CountAsync(Scenarios.ItemsPerEnumeration))
+        {
+            sum += item;
+        }
+    }
+    return sum;
+}
+
+static async Task<long> RunIteratorAwaiting(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count / Scenarios.ItemsPerEnumeration; i++)
+    {
+        await foreach (var item in Scenarios.CountAsync(Scenarios.ItemsPerEnumeration))
+        {
+            sum += await Scenarios.YieldOnceAsync(item);
+        }
+    }
+    return sum;
+}
+
+// count calls of DriveYieldsAsync, each awaiting YieldOnceAsync 10 times; per op = per driver call.
+static async Task<long> RunDriveYields(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.DriveYieldsAsync(10);
     }
     return sum;
 }

@@ -54,6 +54,35 @@ internal static class Scenarios
         return value + await source.Task;
     }
 
+    /// <summary>Items each enumeration of <see cref="CountAsync"/> yields in the async-iterator scenario.</summary>
+    public const int ItemsPerEnumeration = 4;
+
+    /// <summary>An async iterator that hops once per item (Task.Yield before each yield return): its state machine is a class
+    /// that is also the enumerator, one object and one box per enumeration; each MoveNextAsync that produces an item suspends
+    /// once and hops once; the final MoveNextAsync (false) completes synchronously.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async IAsyncEnumerable<int> CountAsync(int items)
+    {
+        for (var i = 0; i < items; i++)
+        {
+            await Task.Yield();
+            yield return i;
+        }
+    }
+
+    /// <summary>A loop driver: awaits <see cref="YieldOnceAsync"/> (which hops every call) <paramref name="times"/> times. It
+    /// suspends on each await and is resumed inline when the callee completes on its pool thread: it never hops itself.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<long> DriveYieldsAsync(int times)
+    {
+        long sum = 0;
+        for (var i = 0; i < times; i++)
+        {
+            sum += await YieldOnceAsync(i);
+        }
+        return sum;
+    }
+
     private static long s_blockedTicks;
 
     /// <summary>Time <see cref="BlockingAsync"/> spent blocked since the last <see cref="ResetBlocked"/>, in seconds.</summary>

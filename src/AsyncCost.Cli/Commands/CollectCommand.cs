@@ -62,7 +62,9 @@ internal static class CollectCommand
                 + "this tool's stderr (or --child-output), never into the report on stdout. The tool then exits with the command's exit code.",
             Arity = ArgumentArity.ZeroOrMore,
         };
-        var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches.")
+        var collect = new Command("collect", "Measure what async costs, per method, in a running process or a command it launches. "
+            + "An async iterator counts one call per MoveNextAsync that suspended (one per item when each item awaits; needs the hop pass), "
+            + "so its bytes and hops per call are per item; a Debug build's class state machines are charged to their methods, not counted as calls.")
         {
             processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, childOutput, command,
         };

@@ -26,7 +26,9 @@ internal static class ReportCommand
         var traces = new Argument<string[]>("trace")
         {
             Description = "The .nettrace file(s): one per pass as 'collect -o' writes them (<base>.allocations.nettrace, <base>.hops.nettrace), or a single trace. "
-                + "Several traces of one pass (the slices <base>.<pass>.<n>.nettrace) are added up; a file named twice is read once.",
+                + "Several traces of one pass (the slices <base>.<pass>.<n>.nettrace) are added up; a file named twice is read once. "
+                + "A trace's pass is read from its events (TPL or thread-pool events: hops; allocation events: allocations); one with neither "
+                + "is the pass its name says, else the one the others lack (a hop pass with no TPL event then shows 0 hops).",
             Arity = ArgumentArity.OneOrMore,
         };
         // An unknown option would otherwise be taken for a file name.

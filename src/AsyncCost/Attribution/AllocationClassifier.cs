@@ -32,8 +32,14 @@ internal static class AllocationClassifier
         }
         if (AsyncMethodName.Parse(parsed.Name) is { } own)
         {
-            // A class state machine (Debug builds) is its own box; a display class is a closure.
-            return new AllocationClass(own.Kind == GeneratedTypeKind.Closure ? AllocationKind.Closure : AllocationKind.StateMachineBox, own);
+            // A class state machine (Debug builds, async iterators) beside its box; a display class is a closure.
+            return new AllocationClass(own.Kind == GeneratedTypeKind.Closure ? AllocationKind.Closure : AllocationKind.StateMachine, own);
+        }
+        if (parsed.Name.StartsWith('<') && AsyncMethodName.Parse(AsyncMethodName.UnknownType + "+" + parsed.Name) is { Kind: not GeneratedTypeKind.Closure } bare)
+        {
+            // Allocation events name a class state machine by its nested name alone ("<CountAsync>d__2"): the report
+            // resolves its declaring type from the trace's method rundown.
+            return new AllocationClass(AllocationKind.StateMachine, bare);
         }
         // AsyncStateMachineBox`1[TResult, TStateMachine], its Debug/ValueTask/pooling variants: the state machine is an argument.
         foreach (var argument in parsed.Arguments)

@@ -54,6 +54,13 @@ public sealed record AsyncMethodName
     /// <summary>The join key: "Ns.Outer.Inner.Method", "Ns.Outer.Inner.Method.Local", "Ns.Outer.Inner.Method.lambda#2" (for a closure with unknown member: the type key).</summary>
     public string MethodKey => MemberName is null ? TypeKey : LocalName is null ? TypeKey + "." + MemberName : TypeKey + "." + MemberName + "." + LocalName;
 
+    /// <summary>The type key of a state machine known only by its nested name ("?.GetAsync" until resolved).</summary>
+    public const string UnknownType = "?";
+
+    /// <summary>The compiler-generated type's own nested name ("&lt;GetAsync&gt;d__3"): what TPL events and a class state
+    /// machine's allocation events call it; with <see cref="UnknownType"/> it is all that is known.</summary>
+    public string? ShortName { get; init; }
+
     /// <summary>The segment a lambda adds to its member's key, before '#' and its ordinal; the analyzer writes it alone when it cannot know the ordinal.</summary>
     public const string LambdaSegment = "lambda";
 
@@ -114,7 +121,7 @@ public sealed record AsyncMethodName
             }
         }
 
-        return generated with { TypeKey = keyBuilder.ToString(), TypeDisplayName = displayBuilder.ToString() };
+        return generated with { TypeKey = keyBuilder.ToString(), TypeDisplayName = displayBuilder.ToString(), ShortName = segments[^1] };
     }
 
     /// <summary>Parses one generated segment ("&lt;GetAsync&gt;d__3", "&lt;&gt;c__DisplayClass3_0", "&lt;&lt;Main&gt;g__Local|0_0&gt;d").</summary>

@@ -10,11 +10,14 @@ internal sealed class MethodCatalog
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1[";
 
+    /// <summary>How an async iterator's state machine names its explicit IAsyncEnumerator&lt;T&gt;.MoveNextAsync.</summary>
+    private const string AsyncIteratorMoveNext = ">.MoveNextAsync";
 
     private readonly AsyncMethodTable _fromTrace = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _iteratorMethodKeys = new(StringComparer.Ordinal);
     private readonly Dictionary<long, string> _modulePathById = [];
     private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
@@ -57,6 +60,11 @@ internal sealed class MethodCatalog
         {
             _fromTrace.AddStateMachine(argument.Name);
         }
+        if (methodName.EndsWith(AsyncIteratorMoveNext, StringComparison.Ordinal) && AsyncMethodName.Parse(type.Name) is { } iterator)
+        {
+            // "System.Collections.Generic.IAsyncEnumerator<System.Int32>.MoveNextAsync" on the state machine: an async iterator.
+            _iteratorMethodKeys.Add(iterator.MethodKey);
+        }
         if (MethodSignatureText.ReturnType(signature) is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
         {
             _taskReturningMethods.Add((type.Name, methodName, returnType));
@@ -78,6 +86,9 @@ internal sealed class MethodCatalog
         }
     }
 
+    /// <summary>True when the trace names this method's state machine as an async iterator's (it implements
+    /// IAsyncEnumerator&lt;T&gt;.MoveNextAsync): one box and one state machine per enumeration, one call per MoveNextAsync.</summary>
+    public bool IsAsyncIterator(string methodKey) => _iteratorMethodKeys.Contains(methodKey);
     /// <summary>The path of the module holding <paramref name="method"/>'s type, when the trace's method and module events tell.</summary>
     public string? ModuleOf(AsyncMethodName method) =>
         _moduleIdByTypeKey.TryGetValue(method.TypeKey, out var id) && _modulePathById.TryGetValue(id, out var path) ? path : null;

@@ -7,8 +7,13 @@ internal sealed class MethodHops(string stateMachineName)
 {
     public string StateMachineName { get; } = stateMachineName;
 
-    /// <summary>Calls that suspended (one box created each: TraceOperationBegin).</summary>
+    /// <summary>Calls that suspended: one box created each (TraceOperationBegin), plus, for a box that serves several calls (an
+    /// async iterator's, one per enumeration), each later call that suspended it again from outside its own run (a MoveNextAsync
+    /// that suspended; seen only with synchronous-work events).</summary>
     public long SuspendingCalls { get; set; }
+
+    /// <summary>Boxes created (TraceOperationBegin): for an async iterator, its enumerations that suspended.</summary>
+    public long Boxes { get; set; }
 
     /// <summary>Resumptions that ran as the first thing of a thread-pool work item: the continuation hopped through the pool.</summary>
     public long Hops { get; set; }
@@ -58,10 +63,17 @@ internal sealed class WindowSpread
 /// (TraceOperationBegin). It resumes either when a task it awaited ends (TaskWaitBegin names the awaiting box, TaskWaitEnd
 /// the awaited task) or when a scheduled continuation starts (AwaitTaskContinuationScheduled on the thread that runs the
 /// method, e.g. Task.Yield; TaskWaitContinuationStarted). A resumption that is the first TPL event after a work item was
-/// dequeued on that thread is a hop. A synchronous wait (TaskWaitBegin, behavior 1) belongs to the method whose box last
+/// dequeued on that thread is a hop. Synchronous-work events (TraceSynchronousWorkBegin/End around every box's MoveNext)
+/// name the box that actually resumed, and which box runs on a thread at any moment: a scheduled continuation is charged to
+/// the box it resumed, not to the box that last ran on the scheduling thread (an async iterator's MoveNextAsync runs its
+/// state machine under its caller's box, with no event of its own), and a box re-suspended from outside its own run starts
+/// another call on it (the iterator's next MoveNextAsync). Without them (traces recorded before) the last box seen on the
+/// thread is taken. A synchronous wait (TaskWaitBegin, behavior 1) belongs to the method whose box last
 /// resumed on the blocking thread in its current work item, and lasts until TaskWaitEnd on that thread; a wait in a method's
 /// first segment (before its first suspension, when it has no box yet) is charged to the resumed caller it runs under, and
-/// one in code outside any resumed method is unattributed. State is bounded by the number of live tasks, capped at
+/// one in code outside any resumed method is unattributed. A continuation registered after the async method it awaited had
+/// completed runs from the pool, but only because it lost a race (which tracing widens): it is counted apart, not as a hop.
+/// State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
@@ -70,7 +82,9 @@ internal sealed class HopComputer
 
     private readonly Dictionary<int, string> _boxes = [];
     private readonly Dictionary<int, int> _waitingBoxByAwaitedTask = [];
-    private readonly Dictionary<int, int> _boxByContinuation = [];
+    private readonly Dictionary<int, Suspension> _boxByContinuation = [];
+    private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
+    private readonly RecentIds _recentlyCompletedBoxes = new(4_096);
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
 
@@ -83,6 +97,10 @@ internal sealed class HopComputer
     /// <summary>Hops whose method could not be told (their box was created before the session started).</summary>
     public long UnattributedHops { get; private set; }
 
+    /// <summary>Continuations of an awaited async method that ran from the pool because they were registered after its task had
+    /// completed: not counted as hops.</summary>
+    public long LateContinuations { get; private set; }
+
     /// <summary>Synchronous waits whose blocking method could not be told.</summary>
     public long UnattributedBlockingWaits { get; private set; }
 
@@ -91,6 +109,9 @@ internal sealed class HopComputer
 
     /// <summary>True when the tracking tables hit their cap and were cleared (some hops went unattributed).</summary>
     public bool Overflowed { get; private set; }
+
+    /// <summary>True once a synchronous-work event was seen: the running box on each thread is then known, not guessed.</summary>
+    public bool SawSynchronousWork { get; private set; }
 
     /// <summary>Windows (streams) added with <see cref="Add"/>.</summary>
     public int Windows { get; private set; }
@@ -104,17 +125,33 @@ internal sealed class HopComputer
             ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
             : operationName;
         Track(_boxes, taskId, name);
-        Method(name).SuspendingCalls++;
+        var method = Method(name);
+        method.SuspendingCalls++;
+        method.Boxes++;
         var thread = Thread(threadId);
+        thread.Pending = null;
         thread.CurrentBox = taskId;
+        thread.CreatedBox = taskId;
         thread.FreshWorkItem = false;
     }
 
-    public void OnOperationEnd(int taskId) => _boxes.Remove(taskId);
+    public void OnOperationEnd(int taskId)
+    {
+        _boxes.Remove(taskId);
+        if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
+        {
+            Track(_completedAwaitedBoxes, taskId, true);
+        }
+        else
+        {
+            _recentlyCompletedBoxes.Add(taskId); // its awaiter may still be about to register (and lose the race)
+        }
+    }
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs = 0)
     {
         var thread = Thread(threadId);
+        thread.Pending = null;
         thread.FreshWorkItem = false;
         if (behavior == KnownEvents.SynchronousWaitBehavior)
         {
@@ -131,13 +168,19 @@ internal sealed class HopComputer
         }
         else if (continueWithTaskId != 0)
         {
+            CountCallStart(continueWithTaskId, thread.Suspending());
             Track(_waitingBoxByAwaitedTask, awaitedTaskId, continueWithTaskId);
+            if (_recentlyCompletedBoxes.Contains(awaitedTaskId))
+            {
+                Track(_completedAwaitedBoxes, awaitedTaskId, true);
+            }
         }
     }
 
     public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs = 0)
     {
         var thread = Thread(threadId);
+        thread.Pending = null;
         if (thread.Blocked is { } wait && wait.AwaitedTaskId == awaitedTaskId)
         {
             thread.Blocked = null;
@@ -154,34 +197,42 @@ internal sealed class HopComputer
         }
         else if (_waitingBoxByAwaitedTask.Remove(awaitedTaskId, out var box))
         {
-            Resumed(threadId, box);
+            if (_completedAwaitedBoxes.Remove(awaitedTaskId) && thread.FreshWorkItem)
+            {
+                // An async method's task runs its awaiter inline when it completes; one resumed from the pool after the task
+                // had completed was registered too late (the awaiter lost the race between IsCompleted and registering, a
+                // window the hop pass's own events widen many times over): not a hop of the awaiting method's code.
+                LateContinuations++;
+                thread.FreshWorkItem = false;
+            }
+            Resumed(thread, box, suspension: null);
         }
         else
         {
-            Thread(threadId).FreshWorkItem = false;
+            thread.FreshWorkItem = false;
         }
     }
 
     public void OnContinuationScheduled(int threadId, int continuationId)
     {
         var thread = Thread(threadId);
+        thread.Pending = null;
         thread.FreshWorkItem = false;
-        if (thread.CurrentBox != 0)
-        {
-            Track(_boxByContinuation, continuationId, thread.CurrentBox);
-        }
+        // Which box scheduled it is known for sure only when it resumes (the synchronous work that follows names it).
+        Track(_boxByContinuation, continuationId, thread.Suspending());
     }
 
     public void OnContinuationStarted(int threadId, int continuationId)
     {
-        if (_boxByContinuation.Remove(continuationId, out var box))
+        var thread = Thread(threadId);
+        thread.Pending = null;
+        if (_boxByContinuation.Remove(continuationId, out var suspension))
         {
-            Resumed(threadId, box);
+            Resumed(thread, suspension.GuessedBox, suspension);
         }
         else
         {
             // A continuation scheduled before the session or by code outside any known box.
-            var thread = Thread(threadId);
             if (thread.FreshWorkItem)
             {
                 Hops++;
@@ -191,13 +242,72 @@ internal sealed class HopComputer
         }
     }
 
+    /// <summary>TraceSynchronousWorkBegin: a box's MoveNext (work = Execution) or a task's completion running its continuations
+    /// starts on this thread.</summary>
+    public void OnSynchronousWorkBegin(int threadId, int taskId, int work)
+    {
+        SawSynchronousWork = true;
+        var thread = Thread(threadId);
+        var pending = thread.Pending;
+        thread.Pending = null;
+        var isBox = work == KnownEvents.ExecutionWork && _boxes.ContainsKey(taskId);
+        thread.Running.Push(isBox ? taskId : 0);
+        if (!isBox)
+        {
+            // A task's completion or a non-async task's body: a box it resumes inline is still the work item's first resumption.
+            return;
+        }
+        if (pending is { } resumption)
+        {
+            // The resumption just seen was charged to a guessed box: this is the box it resumed.
+            if (resumption.ChargedBox != taskId)
+            {
+                if (resumption.CountedHop)
+                {
+                    Charge(resumption.ChargedBox, -1);
+                    Charge(taskId, +1);
+                }
+                if (resumption.Suspension is { } suspension)
+                {
+                    CountCallStart(taskId, suspension);
+                }
+            }
+        }
+        else if (thread.FreshWorkItem)
+        {
+            // Resumed straight from the pool by a path with no await event of its own (a ValueTask over an IValueTaskSource).
+            Hops++;
+            Charge(taskId, +1);
+        }
+        thread.FreshWorkItem = false;
+        thread.CurrentBox = taskId;
+        thread.ResumedBox = taskId;
+    }
+
+    /// <summary>TraceSynchronousWorkEnd: the innermost synchronous work on this thread ended; the box around it runs again.</summary>
+    public void OnSynchronousWorkEnd(int threadId)
+    {
+        var thread = Thread(threadId);
+        thread.Pending = null;
+        if (thread.Running.Count > 0)
+        {
+            thread.Running.Pop();
+        }
+        var running = thread.RunningBox;
+        thread.CurrentBox = running;
+        thread.ResumedBox = running;
+    }
+
     public void OnWorkItemDequeued(int threadId)
     {
         WorkItems++;
         var thread = Thread(threadId);
         thread.FreshWorkItem = true;
+        thread.Pending = null;
         thread.CurrentBox = 0;
         thread.ResumedBox = 0;
+        thread.CreatedBox = 0;
+        thread.Running.Clear();
     }
 
     /// <summary>
@@ -212,6 +322,7 @@ internal sealed class HopComputer
         {
             var method = Method(theirs.StateMachineName);
             method.SuspendingCalls += theirs.SuspendingCalls;
+            method.Boxes += theirs.Boxes;
             method.Hops += theirs.Hops;
             method.BlockingWaits += theirs.BlockingWaits;
             method.BlockedMilliseconds += theirs.BlockedMilliseconds;
@@ -231,9 +342,11 @@ internal sealed class HopComputer
         WorkItems += other.WorkItems;
         Hops += other.Hops;
         UnattributedHops += other.UnattributedHops;
+        LateContinuations += other.LateContinuations;
         UnattributedBlockingWaits += other.UnattributedBlockingWaits;
         UnattributedBlockedMilliseconds += other.UnattributedBlockedMilliseconds;
         Overflowed |= other.Overflowed;
+        SawSynchronousWork |= other.SawSynchronousWork;
     }
 
     /// <summary>The per-method figures.</summary>
@@ -253,35 +366,53 @@ internal sealed class HopComputer
             UnattributedHops = UnattributedHops,
             UnattributedBlockingWaits = UnattributedBlockingWaits,
             UnattributedBlockedMilliseconds = UnattributedBlockedMilliseconds,
+            LateContinuations = LateContinuations,
             Overflowed = Overflowed,
+            SawSynchronousWork = SawSynchronousWork,
         };
         foreach (var (name, method) in _methods)
         {
             taken._methods.Add(name, method);
         }
         _methods.Clear();
-        (WorkItems, Hops, UnattributedHops, UnattributedBlockingWaits, UnattributedBlockedMilliseconds, Overflowed) = (0, 0, 0, 0, 0, false);
+        (WorkItems, Hops, UnattributedHops, UnattributedBlockingWaits, UnattributedBlockedMilliseconds, LateContinuations, Overflowed) = (0, 0, 0, 0, 0, 0, false);
         return taken;
     }
 
-    private void Resumed(int threadId, int box)
+    private void Resumed(ThreadState thread, int box, Suspension? suspension)
     {
-        var thread = Thread(threadId);
         thread.CurrentBox = box;
         thread.ResumedBox = box;
-        if (!thread.FreshWorkItem)
-        {
-            return;
-        }
+        var hop = thread.FreshWorkItem;
         thread.FreshWorkItem = false;
-        Hops++;
+        thread.Pending = new Resumption(box, hop, suspension);
+        if (hop)
+        {
+            Hops++;
+            Charge(box, +1);
+        }
+    }
+
+    /// <summary>Adds (or takes back) a hop of this box's method, or of no known method.</summary>
+    private void Charge(int box, int hops)
+    {
         if (_boxes.TryGetValue(box, out var name))
         {
-            Method(name).Hops++;
+            Method(name).Hops += hops;
         }
         else
         {
-            UnattributedHops++;
+            UnattributedHops += hops;
+        }
+    }
+
+    /// <summary>A box suspended by code that is not its own resumed run, and not the call that just created it: another call
+    /// on a box that serves several (an async iterator's MoveNextAsync). Only synchronous-work events tell a box's own run.</summary>
+    private void CountCallStart(int box, Suspension suspension)
+    {
+        if (SawSynchronousWork && box != suspension.RunningBox && box != suspension.CreatedBox && _boxes.TryGetValue(box, out var name))
+        {
+            Method(name).SuspendingCalls++;
         }
     }
 
@@ -316,6 +447,29 @@ internal sealed class HopComputer
         return state;
     }
 
+    /// <summary>The last <c>capacity</c> ids added, for a race's few microseconds: fixed memory, oldest forgotten first.</summary>
+    private sealed class RecentIds(int capacity)
+    {
+        private readonly int[] _ring = new int[capacity];
+        private readonly HashSet<int> _ids = [];
+        private int _next;
+
+        public void Add(int id)
+        {
+            if (_ids.Count == capacity)
+            {
+                _ids.Remove(_ring[_next]);
+            }
+            if (_ids.Add(id))
+            {
+                _ring[_next] = id;
+                _next = (_next + 1) % capacity;
+            }
+        }
+
+        public bool Contains(int id) => _ids.Contains(id);
+    }
+
     private sealed class ThreadState
     {
         /// <summary>The box that last suspended (was created) or resumed on this thread: the one a scheduled continuation belongs to.</summary>
@@ -324,11 +478,36 @@ internal sealed class HopComputer
         /// <summary>The box that last resumed on this thread in its current work item: the method running there.</summary>
         public int ResumedBox { get; set; }
 
+        /// <summary>The box just created on this thread (its call's first suspension follows).</summary>
+        public int CreatedBox { get; set; }
+
         public bool FreshWorkItem { get; set; }
+
+        /// <summary>The resumption just charged, until the next event says which box it resumed.</summary>
+        public Resumption? Pending { get; set; }
+
+        /// <summary>Synchronous work running on this thread, innermost last: a box's task id, or 0 for other work.</summary>
+        public Stack<int> Running { get; } = new();
+
+        /// <summary>The innermost box running on this thread (0: none known).</summary>
+        public int RunningBox => Running.FirstOrDefault(id => id != 0);
+
+        /// <summary>What is known where a suspension happens; the box just created is consumed by its first suspension.</summary>
+        public Suspension Suspending()
+        {
+            var suspension = new Suspension(CurrentBox, RunningBox, CreatedBox);
+            CreatedBox = 0;
+            return suspension;
+        }
 
         /// <summary>The synchronous wait this thread is blocked in.</summary>
         public BlockingWait? Blocked { get; set; }
     }
+
+    /// <summary>Where a box suspended: the box guessed to own the continuation, the box running then, the box just created.</summary>
+    private sealed record Suspension(int GuessedBox, int RunningBox, int CreatedBox);
+
+    private sealed record Resumption(int ChargedBox, bool CountedHop, Suspension? Suspension);
 
     private sealed record BlockingWait(int AwaitedTaskId, MethodHops? Blocker, double StartedMs);
 }

@@ -64,6 +64,12 @@ internal static class EventMapping
             case KnownEvents.TaskWaitContinuationStartedId:
                 hops.OnContinuationStarted(thread, Int(e, "TaskID"));
                 break;
+            case KnownEvents.TraceSynchronousWorkBeginId:
+                hops.OnSynchronousWorkBegin(thread, Int(e, "TaskID"), Int(e, "Work"));
+                break;
+            case KnownEvents.TraceSynchronousWorkEndId:
+                hops.OnSynchronousWorkEnd(thread);
+                break;
             default:
                 break;
         }

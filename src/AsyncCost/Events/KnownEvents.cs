@@ -18,13 +18,15 @@ internal static class KnownEvents
     /// <summary>.NET 10's randomized allocation sampling (AllocationSampled, event 303).</summary>
     public const long AllocationSamplingKeyword = 0x80000000000;
 
-    /// <summary>TplEventSource keywords: Tasks | AsyncCausalityOperation, the smallest set that still attributes a hop to its method
-    /// (benchmarks/results/HopKeywords.md). Tasks gives the awaits and resumptions (TaskWaitBegin/End, AwaitTaskContinuationScheduled,
-    /// TaskWaitContinuationStarted; every TaskTransfer event is also a Tasks event); AsyncCausalityOperation gives TraceOperationBegin
-    /// (the box's task id and state-machine name). TaskStops (0x40) is left off: its TaskWaitContinuationComplete and TaskCompleted
-    /// were two of the ten events per Task.Yield hop and add nothing to the attribution. AsyncMethod (0x100) is left off: it makes
-    /// boxes finalizable and adds nothing the hop pass needs.</summary>
-    public const long TplKeywords = 0x2 | 0x8;
+    /// <summary>TplEventSource keywords: Tasks | AsyncCausalityOperation | AsyncCausalitySynchronousWork (benchmarks/results/HopKeywords.md).
+    /// Tasks gives the awaits and resumptions (TaskWaitBegin/End, AwaitTaskContinuationScheduled, TaskWaitContinuationStarted;
+    /// every TaskTransfer event is also a Tasks event); AsyncCausalityOperation gives TraceOperationBegin (the box's task id and
+    /// state-machine name); AsyncCausalitySynchronousWork gives TraceSynchronousWorkBegin/End around every box's MoveNext, which
+    /// names the box a continuation resumed and the box running on each thread: without it a Task.Yield in an async iterator
+    /// is charged to the iterator's caller, and an iterator's MoveNextAsync calls cannot be counted. TaskStops (0x40) is left off:
+    /// its TaskWaitContinuationComplete and TaskCompleted add nothing to the attribution. AsyncMethod (0x100) is left off: it
+    /// makes boxes finalizable and adds nothing the hop pass needs.</summary>
+    public const long TplKeywords = 0x2 | 0x8 | 0x20;
 
     /// <summary>FrameworkEventSource ThreadPool (0x2) | ThreadTransfer (0x10): work-item enqueue/dequeue.</summary>
     public const long FrameworkKeywords = 0x2 | 0x10;
@@ -40,7 +42,12 @@ internal static class KnownEvents
     public const int TaskWaitContinuationCompleteId = 13;
     public const int TraceOperationBeginId = 14;
     public const int TraceOperationEndId = 15;
+    public const int TraceSynchronousWorkBeginId = 17;
+    public const int TraceSynchronousWorkEndId = 18;
     public const int TaskWaitContinuationStartedId = 19;
+
+    /// <summary>TraceSynchronousWorkBegin's Work for a box's MoveNext (CausalitySynchronousWork.Execution).</summary>
+    public const int ExecutionWork = 2;
 
     /// <summary>FrameworkEventSource event ids.</summary>
     public const int ThreadPoolEnqueueWorkId = 30;

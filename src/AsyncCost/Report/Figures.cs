@@ -170,6 +170,10 @@ public enum AllocationKind
 
     /// <summary>Anything else attributed to the method.</summary>
     Other,
+
+    /// <summary>The state machine object itself, when the compiler made it a class: in a Debug build (one per call, beside
+    /// its box or task) and for an async iterator (the enumerator, one per enumeration). Not a call count.</summary>
+    StateMachine,
 }
 
 /// <summary>Sampled allocations of one type.</summary>
@@ -221,7 +225,9 @@ public sealed class MethodCost
     /// <summary>Calls of the method, the figure to show: the exact count of its calls when the hop pass counted them (a
     /// continuous pass that lost no events saw every box created, and the allocation pass saw none of its calls complete
     /// synchronously, which the hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
-    /// count them. Calls that complete synchronously without allocating are invisible to EventPipe.</summary>
+    /// count them. Calls that complete synchronously without allocating are invisible to EventPipe. An async iterator's calls
+    /// are its MoveNextAsync calls that suspended (counted by the hop pass; its estimate is the allocation pass's boxes times
+    /// the hop pass's calls per box; null without a hop pass).</summary>
     [Description("Calls of the method: exact (kind 'exact') when the hop pass counted every one of them, else the allocation pass's estimate (kind 'estimate', see errorBound).")]
     public Figure? Calls { get; init; }
 

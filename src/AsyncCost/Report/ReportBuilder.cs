@@ -14,6 +14,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
     private readonly Dictionary<string, MethodRow> _rows = new(StringComparer.Ordinal);
     private readonly List<ReportWarning> _warnings = [];
+    private readonly HashSet<string> _ambiguousShortNames = new(StringComparer.Ordinal);
 
     public AsyncCostReport Build(ReportSource source, IReadOnlyList<PassResult> passes, IReadOnlyList<ThreadSwitches> threads,
         StopReason stopReason, bool cutShort, IEnumerable<ReportWarning> extraWarnings)
@@ -41,6 +42,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         // A hop pass that lost events undercounts: its call counts are then no longer exact.
         var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
         var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
+        if (hopPass is null && _rows.Values.FirstOrDefault(row => row.IsAsyncIterator) is { } iterator)
+        {
+            _warnings.Add(new ReportWarning("iterator-calls", $"{iterator.DisplayName} is an async iterator: its calls (MoveNextAsync calls that suspended) are counted by the hop pass, which did not run, so its calls and bytes per call are unknown."));
+        }
         var totalAsyncBytes = methods.Sum(m => m.Bytes?.Value ?? 0);
         methods = [.. methods
             .Select(m => totalAsyncBytes > 0 && m.Bytes is not null ? WithShare(m, m.Bytes.Value / totalAsyncBytes) : m)
@@ -80,7 +85,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
         if (!passes.Any(p => p.Figures.SawTplEvents))
         {
-            _warnings.Add(new ReportWarning("no-tpl-events", "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
+            _warnings.Add(new ReportWarning("no-tpl-events", passes.Any(p => p.Pass == MeasurementPasses.Hops)
+                ? "The hop pass's trace has no TplEventSource events: hops and blocking waits show 0, which is right only if nothing suspended while it recorded. If it was recorded without TplEventSource, record it again with the providers 'dotnet-asynccost providers --pass hops' prints."
+                : "Hops and blocking waits per method are missing: no trace has TplEventSource events. Record the hop pass with the providers 'dotnet-asynccost providers --pass hops' prints."));
         }
         if (catalog.MethodEvents == 0)
         {
@@ -132,7 +139,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
             _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
         }
-        var classes = tallies.Select(t => (Tally: t, Class: ClassifyClosureAware(t.TypeName))).ToList();
+        // A state machine known by its nested name alone is resolved last, when the boxes naming it in full have their rows.
+        var classes = tallies.Select(t => (Tally: t, Class: ClassifyClosureAware(t.TypeName)))
+            .OrderBy(c => c.Class.Method?.TypeKey == AsyncMethodName.UnknownType).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
         foreach (var (tally, allocationClass) in classes)
@@ -145,6 +154,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             else if (allocationClass.Kind == AllocationKind.Task && method is null)
             {
                 method = TaskOwner(tally.TypeName);
+            }
+            else if (method is { TypeKey: AsyncMethodName.UnknownType, ShortName: { } shortName })
+            {
+                method = ResolveShortName(shortName);
             }
             var candidates = method is null && allocationClass.Kind == AllocationKind.Task
                 ? catalog.MethodsReturning(tally.TypeName).Select(m => m.MethodKey).Distinct().ToList()
@@ -223,6 +236,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             _warnings.Add(new ReportWarning("hop-overflow", $"More than {HopComputer.MaxTrackedTasks:N0} tasks were pending at once: some hops went unattributed."));
         }
+        if (hops.LateContinuations > 0)
+        {
+            _warnings.Add(new ReportWarning("late-continuations", string.Create(CultureInfo.InvariantCulture,
+                $"{hops.LateContinuations:N0} continuation(s) ran from the thread pool only because they were registered after the async method they awaited had completed (a race the hop pass's own events widen): not counted as hops.")));
+        }
         if (scale.Windowed)
         {
             var recorded = pass.Duration.TotalSeconds;
@@ -242,24 +260,25 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
-    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events give only the short name) -> the full name, from allocation rows or the catalog.</summary>
+    /// <summary>"&lt;GetAsync&gt;d__3" (TPL events and a class state machine's allocations give only the short name) -> the full
+    /// name, from allocation rows or the catalog.</summary>
     private AsyncMethodName? ResolveShortName(string shortName)
     {
         var known = _rows.Values.Select(r => r.FullStateMachineName).Where(n => n is not null && n.EndsWith("+" + shortName, StringComparison.Ordinal)).Distinct().ToList();
         var candidates = known.Count > 0 ? known : [.. catalog.StateMachinesNamed(shortName)];
-        if (candidates.Count > 1)
+        if (candidates.Count > 1 && _ambiguousShortNames.Add(shortName))
         {
-            _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): hops are charged to the first."));
+            _warnings.Add(new ReportWarning("hop-ambiguous", $"Several state machines are named {shortName} ({string.Join(", ", candidates)}): its hops and the allocations naming it alone are charged to the first."));
         }
         var full = candidates.FirstOrDefault();
-        return full is not null ? AsyncMethodName.Parse(full) : AsyncMethodName.Parse("?+" + shortName);
+        return full is not null ? AsyncMethodName.Parse(full) : AsyncMethodName.Parse(AsyncMethodName.UnknownType + "+" + shortName);
     }
 
     private MethodRow Row(AsyncMethodName name)
     {
         if (!_rows.TryGetValue(name.DisplayName, out var row))
         {
-            row = new MethodRow(name);
+            row = new MethodRow(name, catalog.IsAsyncIterator(name.MethodKey));
             _rows.Add(name.DisplayName, row);
         }
         return row;
@@ -299,7 +318,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     }
 
     /// <summary>Accumulates one method's figures from both passes.</summary>
-    private sealed class MethodRow(AsyncMethodName name)
+    private sealed class MethodRow(AsyncMethodName name, bool isAsyncIterator)
     {
         public AsyncMethodName Name => name;
 
@@ -312,6 +331,11 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         private MethodHops? _hops;
 
         public string? FullStateMachineName { get; private set; }
+
+        public string DisplayName => name.DisplayName;
+
+        /// <summary>An async iterator: one box per enumeration, one call per MoveNextAsync (counted only by the hop pass).</summary>
+        public bool IsAsyncIterator => isAsyncIterator;
 
         public void AddAllocation(TypeAllocation allocation, TypeTally tally)
         {
@@ -340,6 +364,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
+        /// <summary>
+        /// An async iterator's calls are its MoveNextAsync calls that suspended, which only the hop pass sees: per box (enumeration
+        /// that suspended) as many as the hop pass counted, so the allocation pass's boxes scale to its own calls and bytes per
+        /// call is bytes per such MoveNextAsync (an item, when each item awaits) from one process. Null without a hop pass.
+        /// </summary>
+        private double? CallsPerBox() => _hops is { Boxes: > 0 } hops ? (double)hops.SuspendingCalls / hops.Boxes : null;
+
+        private static Figure? Scaled(Figure? figure, double? factor)
+            => figure is null || factor is not { } k ? null : figure with { Value = figure.Value * k, ErrorBound = figure.ErrorBound * k };
+
         /// <param name="hopScale">How the hop pass's counts stand for the pass, null without one.</param>
         /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
         /// <param name="origin">The method's assembly and whose code it is.</param>
@@ -347,7 +381,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
-            Figure? sampledCalls = _callSamples > 0 ? Sampled(_calls, _callsVariance, _callSamples, _allocationSource) : null;
+            // An async iterator's box serves one enumeration: its sampled calls are its boxes times the hop pass's calls per box.
+            var callsPerBox = isAsyncIterator ? CallsPerBox() : 1;
+            Figure? sampledCalls = _callSamples > 0 && callsPerBox is { } perBox ? Scaled(Sampled(_calls, _callsVariance, _callSamples, _allocationSource), perBox) : null;
             // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
             var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
             var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
@@ -362,8 +398,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
-                BytesPerCall = PerSampledCall(_bytes, t => t.BytesVariance),
-                ObjectsPerCall = PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance),
+                BytesPerCall = Scaled(PerSampledCall(_bytes, t => t.BytesVariance), 1 / callsPerBox),
+                ObjectsPerCall = Scaled(PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance), 1 / callsPerBox),
                 Hops = hops,
                 HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),

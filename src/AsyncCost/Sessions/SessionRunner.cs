@@ -276,6 +276,7 @@ internal static class SessionRunner
         var passes = new Dictionary<MeasurementPasses, TraceGroup>();
         var warnings = new List<ReportWarning>();
         var damaged = new List<(string File, long Events, Exception Failure)>();
+        var undecided = new List<(string File, EventReader Reader, TimeSpan ReadTime, bool Damaged)>();
         string? commandLine = null;
         var seen = new HashSet<string>(StringComparer.Ordinal);
         var files = new List<string>();
@@ -327,7 +328,25 @@ internal static class SessionRunner
                 }
             }
             commandLine ??= reader.CommandLine;
-            var pass = reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops : MeasurementPasses.Allocations;
+            var trace = (file, reader, clock.Elapsed, failure is not null);
+            if (TracePass.FromEvents(reader) is { } pass)
+            {
+                AddToPass(pass, trace);
+            }
+            else
+            {
+                undecided.Add(trace);
+            }
+        }
+        var decided = passes.Keys.ToList();
+        foreach (var trace in undecided)
+        {
+            AddToPass(TracePass.ForUndecided(trace.File, decided), trace);
+        }
+
+        void AddToPass(MeasurementPasses pass, (string File, EventReader Reader, TimeSpan ReadTime, bool Damaged) trace)
+        {
+            var (file, reader, readTime, damagedTrace) = trace;
             if (!passes.TryGetValue(pass, out var group))
             {
                 passes.Add(pass, group = new TraceGroup());
@@ -335,9 +354,9 @@ internal static class SessionRunner
             group.Figures.Add(reader);
             group.Files.Add(file);
             group.StartedAt = Min(group.StartedAt, reader.StartedAt ?? File.GetLastWriteTimeUtc(file));
-            group.Duration += reader.Duration ?? clock.Elapsed;
+            group.Duration += reader.Duration ?? readTime;
             group.Bytes += new FileInfo(file).Length;
-            group.CutShort |= failure is not null;
+            group.CutShort |= damagedTrace;
         }
 
         // A report's passes run allocations first, whatever order the files came in.
@@ -598,7 +617,7 @@ internal static class SessionRunner
         var name = Path.GetFileNameWithoutExtension(path);
         var suffix = (slice == 0 ? "" : "." + (slice + 1).ToString(System.Globalization.CultureInfo.InvariantCulture))
             + (window == 0 ? "" : ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture));
-        return Path.Combine(directory, $"{name}.{pass.ToString().ToLowerInvariant()}{suffix}.nettrace");
+        return Path.Combine(directory, $"{name}.{TracePass.PassName(pass)}{suffix}.nettrace");
     }
 
     internal static string? ProcessName(int processId)

@@ -37,6 +37,84 @@ public class HopComputerTests
     }
 
     [Fact]
+    public void An_async_iterators_Task_Yield_is_its_own_hop_and_each_suspending_MoveNextAsync_is_a_call()
+    {
+        // await foreach over an iterator that yields after Task.Yield, the loop body awaiting a method that hops (task 30).
+        // The driver (box 5) resumes on TaskWaitEnd, then calls MoveNextAsync: the iterator (box 1) runs under the driver's
+        // run, with no event of its own, and schedules its Yield continuation there.
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <CountAsync>d__3");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunIteratorAwaiting|0_5>d");
+        for (var item = 0; item < 3; item++)
+        {
+            var continuation = 2 + (item * 10);
+            hops.OnWorkItemDequeued(Worker);
+            hops.OnContinuationStarted(Worker, continuation);
+            hops.OnSynchronousWorkBegin(Worker, 1, work: 2);  // the iterator resumes and yields:
+            hops.OnSynchronousWorkBegin(Worker, 5, work: 2);  // the driver resumes inline
+            hops.OnOperationBegin(Worker, continuation + 5, "Async: <YieldOnceAsync>d__0");
+            hops.OnContinuationScheduled(Worker, continuation + 6);
+            hops.OnWaitBegin(Worker, continuation + 5, 5, behavior: 2);
+            hops.OnSynchronousWorkEnd(Worker);
+            hops.OnSynchronousWorkEnd(Worker);
+            hops.OnWorkItemDequeued(Worker2);
+            hops.OnContinuationStarted(Worker2, continuation + 6);
+            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 2);
+            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 0); // its task completes: the driver resumes inline
+            hops.OnWaitEnd(Worker2, continuation + 5);
+            hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
+            if (item < 2)
+            {
+                hops.OnContinuationScheduled(Worker2, continuation + 10); // MoveNextAsync: the iterator's next Task.Yield
+            }
+            hops.OnSynchronousWorkEnd(Worker2);
+            hops.OnSynchronousWorkEnd(Worker2);
+            hops.OnOperationEnd(continuation + 5);
+            hops.OnSynchronousWorkEnd(Worker2);
+        }
+
+        var iterator = Assert.Single(hops.Results(), m => m.StateMachineName == "<CountAsync>d__3");
+        Assert.Equal((3, 3, 1), (iterator.SuspendingCalls, iterator.Hops, iterator.Boxes));
+        Assert.Equal(3, Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0").Hops);
+        Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName.Contains("RunIteratorAwaiting", StringComparison.Ordinal)).Hops);
+        Assert.Equal(6, hops.Hops);
+    }
+
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void A_continuation_registered_after_its_callee_completed_is_counted_apart_not_as_a_hop(bool calleeCompletesFirst)
+    {
+        // The driver (box 5) awaits YieldOnceAsync (box 1), whose Task.Yield continuation completes it on another thread
+        // before the driver's continuation is registered: the registration fails and queues the continuation to the pool.
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnWorkItemDequeued(Worker);
+        hops.OnContinuationStarted(Worker, 2);
+        hops.OnSynchronousWorkBegin(Worker, 1, work: 2);
+        if (calleeCompletesFirst)
+        {
+            hops.OnOperationEnd(1);
+        }
+        hops.OnOperationBegin(Main, 5, "Async: <DriveYieldsAsync>d__2");
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2);
+        if (!calleeCompletesFirst)
+        {
+            hops.OnOperationEnd(1);
+        }
+        hops.OnSynchronousWorkEnd(Worker);
+        hops.OnWorkItemDequeued(Worker2);
+        hops.OnWaitEnd(Worker2, 1);
+        hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
+
+        Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<DriveYieldsAsync>d__2").Hops);
+        Assert.Equal(1, Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0").Hops);
+        Assert.Equal((1, 1), (hops.LateContinuations, hops.Hops));
+    }
+
+    [Fact]
     public void Adding_a_later_streams_hops_adds_each_methods_counts()
     {
         var first = new HopComputer();

@@ -16,14 +16,19 @@ public class AccuracyTests
     private const string YieldMethod = "AsyncCost.Workload.Scenarios.YieldOnceAsync";
     private const string HandoffMethod = "AsyncCost.Workload.Scenarios.HandoffAsync";
     private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
+    private const string IteratorMethod = "AsyncCost.Workload.Scenarios.CountAsync";
+    private const string DriverMethod = "AsyncCost.Workload.Scenarios.DriveYieldsAsync";
 
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
 
-    private static async Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, SessionOptions options)
+    private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, SessionOptions options)
+        => LaunchAsync(WorkloadProcess.DllPath, scenario, count, options);
+
+    private static async Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string workloadDll, string scenario, int count, SessionOptions options)
     {
         var lines = new List<string>();
-        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command(scenario, count, lines), options);
+        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command(workloadDll, scenario, count, lines), options);
         Assert.True(report.Source.ExitCode == 0, $"exit code {report.Source.ExitCode}: {string.Join(Environment.NewLine, lines)}");
         return (report, WorkloadProcess.Result(lines));
     }
@@ -76,6 +81,55 @@ public class AccuracyTests
     }
 
     [Fact]
+    public async Task A_Debug_builds_class_state_machine_is_charged_to_its_method_beside_its_box()
+    {
+        // Unoptimized, the state machine is a class the allocation events name alone (<YieldOnceAsync>d__0): 40 B beside the
+        // 80 B box per call, about 1,400 samples over 1.2 M calls.
+        const int calls = 1_200_000;
+        var (report, truth) = await LaunchAsync(WorkloadProcess.DebugBuildDllPath, "yield", calls, new SessionOptions { Passes = MeasurementPasses.Allocations });
+
+        var row = Row(report, YieldMethod);
+        Assert.True(row.Bytes!.Samples >= 1_000, $"{row.Bytes.Samples} samples");
+        Assert.Equal([AllocationKind.StateMachineBox, AllocationKind.StateMachine], row.Allocations.Select(a => a.Kind).Order());
+        AssertWithin(truth.BytesPerOp, row.BytesPerCall!.Value, 0.10);
+        AssertWithin(calls, row.Calls!.Value, 0.10);
+        Assert.DoesNotContain(report.UnattributedAllocations, a => a.TypeName.Contains("YieldOnceAsync", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task An_async_iterators_row_has_one_call_per_item_and_its_bytes_per_item()
+    {
+        // CountAsync yields 4 items per enumeration, each after a Task.Yield: per enumeration one enumerator (its class state
+        // machine, named alone) and one box, 46 B per item. The allocation pass needs millions of items for 1,000 samples;
+        // the hop pass, which writes ~9 events per item, records fewer so that none is lost. `report` joins the two traces.
+        const int items = 3_000_000, hopItems = 100_000;
+        var directory = Directory.CreateTempSubdirectory("asynccost-iterator-").FullName;
+        try
+        {
+            var allocationTrace = Path.Combine(directory, "run.allocations.nettrace");
+            var hopTrace = Path.Combine(directory, "run.hops.nettrace");
+            var (_, truth) = await LaunchAsync("iterator", items, new SessionOptions { Passes = MeasurementPasses.Allocations, OutputTracePath = allocationTrace });
+            var (hopRun, _) = await LaunchAsync("iterator", hopItems, new SessionOptions { Passes = MeasurementPasses.Hops, OutputTracePath = hopTrace });
+            Assert.Equal(0, hopRun.Passes.Single().EventsLost);
+
+            var report = await AsyncCostSession.ReadTraceAsync([allocationTrace, hopTrace]);
+
+            var row = Row(report, IteratorMethod);
+            Assert.DoesNotContain(report.UnattributedAllocations, a => a.TypeName.Contains("CountAsync", StringComparison.Ordinal));
+            Assert.Equal([AllocationKind.StateMachineBox, AllocationKind.StateMachine], row.Allocations.Select(a => a.Kind).Order());
+            Assert.True(row.Bytes!.Samples >= 1_000, $"{row.Bytes.Samples} samples");
+            AssertWithin(items, row.SampledCalls!.Value, 0.10); // the allocation run's own items (Calls is the hop run's exact count)
+            AssertWithin(truth.BytesPerOp, row.BytesPerCall!.Value, 0.10);
+            AssertWithin(hopItems, row.SuspendingCalls!.Value, 0.02);
+            AssertWithin(1, row.HopsPerCall!.Value, 0.02);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Task_Yield_hops_once_per_call()
     {
         const int calls = 300_000;
@@ -100,6 +154,50 @@ public class AccuracyTests
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
         AssertWithin(calls, row.Hops!.Value, 0.02);
+    }
+
+    [Fact]
+    public async Task A_loop_driver_that_never_yields_itself_shows_no_hops_of_its_own()
+    {
+        // Each DriveYieldsAsync call awaits YieldOnceAsync 10 times: it suspends on every await and is resumed inline when the
+        // callee completes on its pool thread. Untraced, all but ~0.2 % of the work items are the callee's hops; traced, the
+        // hop pass's events widen the race between an await's IsCompleted and its registration, so a few % of the driver's
+        // continuations are registered after the callee completed and run from the pool: the report counts them apart.
+        const int calls = 10_000;
+        var (_, untraced) = await LaunchAsync("drive-yields", calls, MeasurementPasses.Allocations);
+        var (report, truth) = await LaunchAsync("drive-yields", calls, MeasurementPasses.Hops);
+
+        AssertWithin(10 * calls, Row(report, YieldMethod).Hops!.Value, 0.02);
+        var driver = Row(report, DriverMethod);
+        AssertWithin(calls, driver.SuspendingCalls!.Value, 0.02);
+        // At most what the untraced run's work items leave over beyond the callee's hops (its own races), and 1 % slack.
+        var untracedDriverHops = Math.Max(untraced.CompletedWorkItems - (10.0 * calls), 0) / calls;
+        Assert.True(driver.HopsPerCall!.Value <= untracedDriverHops + 0.01,
+            $"driver: {driver.HopsPerCall.Value:F3} hops per call traced, {untracedDriverHops:F3} untraced; traced work items beyond its callee's hops: {truth.CompletedWorkItems - (10 * calls):N0}");
+        Assert.True(truth.CompletedWorkItems <= (10 * calls) + 100 || report.Warnings.Any(w => w.Code == "late-continuations"),
+            $"{truth.CompletedWorkItems:N0} work items, no late-continuations warning");
+    }
+
+    [Fact]
+    public async Task A_loop_driver_over_an_async_iterator_shows_only_its_own_hops_and_the_iterator_one_call_per_item()
+    {
+        // await foreach over CountAsync (Task.Yield before each item), the loop body awaiting YieldOnceAsync: two hops per item,
+        // one the iterator's, one YieldOnceAsync's. The driver suspends on every await and is resumed inline each time.
+        const int items = 40_000;
+        var (report, truth) = await LaunchAsync("iterator-awaiting", items, MeasurementPasses.Hops);
+
+        AssertWithin(2, truth.WorkItemsPerOp, 0.02);
+        Assert.Equal(0, report.Passes.Single().EventsLost);
+        var iterator = Row(report, IteratorMethod);
+        AssertWithin(items, iterator.SuspendingCalls!.Value, 0.02);
+        AssertWithin(items, iterator.Hops!.Value, 0.02);
+        AssertWithin(1, iterator.HopsPerCall!.Value, 0.02);
+        AssertWithin(items, Row(report, YieldMethod).Hops!.Value, 0.02);
+        // The driver's own hops are the work items its callees' hops leave over (a continuation that lost the race to be
+        // registered before its task completed runs from the pool).
+        var driver = Assert.Single(report.Methods, m => m.MethodKey.EndsWith(".RunIteratorAwaiting", StringComparison.Ordinal));
+        var leftOver = Math.Max(truth.CompletedWorkItems - (2.0 * items), 0);
+        Assert.True(driver.Hops!.Value <= leftOver + (0.005 * items), $"driver: {driver.Hops.Value:N0} hops; work items beyond its callees' hops: {leftOver:N0}");
     }
 
     [Fact]

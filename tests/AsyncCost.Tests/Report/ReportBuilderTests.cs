@@ -54,6 +54,54 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_class_state_machine_named_alone_is_charged_to_its_method_and_an_async_iterator_has_one_call_per_suspending_MoveNextAsync()
+    {
+        var methods = new MethodCatalog();
+        // The trace's method rundown: the iterator's state machine implements IAsyncEnumerator<int>.MoveNextAsync.
+        methods.AddMethod("Shop.Feed+<StreamAsync>d__2", "System.Collections.Generic.IAsyncEnumerator<System.Int32>.MoveNextAsync", "instance value class System.Threading.Tasks.ValueTask`1<bool>  ()");
+        methods.AddMethod("Shop.Feed+<StreamAsync>d__2", "MoveNext", "instance void  ()");
+        methods.AddMethod("Shop.Feed+<LoadAsync>d__3", "MoveNext", "instance void  ()");
+        var allocations = new EventReader(methods);
+        // Per enumeration: the enumerator (its class state machine, named alone) and one box. Per Debug call: a class state
+        // machine and a box. Sample counts in proportion to bytes, as the sampler draws them.
+        for (var i = 0; i < 1_300; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("<StreamAsync>d__2", 104);
+        }
+        for (var i = 0; i < 1_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Shop.Feed+<StreamAsync>d__2]", 80);
+            allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Shop.Feed+<LoadAsync>d__3]", 80);
+        }
+        for (var i = 0; i < 500; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("<LoadAsync>d__3", 40);
+        }
+        // The hop pass: two enumerations of four items, each item's MoveNextAsync suspending once.
+        var hops = new EventReader(methods);
+        hops.Hops.OnOperationBegin(1, 10, "Async: <StreamAsync>d__2");
+        hops.Hops.OnOperationBegin(1, 20, "Async: <StreamAsync>d__2");
+        hops.Hops.OnSynchronousWorkBegin(1, 99, work: 2);
+        for (var call = 0; call < 6; call++)
+        {
+            hops.Hops.OnWaitBegin(1, 1_000 + call, call % 2 == 0 ? 10 : 20, behavior: 2);
+        }
+
+        var report = Build(methods,
+            new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
+            new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
+
+        Assert.Empty(report.UnattributedAllocations);
+        var iterator = Assert.Single(report.Methods, m => m.MethodKey == "Shop.Feed.StreamAsync");
+        Assert.Equal([AllocationKind.StateMachine, AllocationKind.StateMachineBox], iterator.Allocations.Select(a => a.Kind));
+        Assert.Equal(8, iterator.SuspendingCalls!.Value);
+        // Bytes per call is bytes per suspending MoveNextAsync: the allocation pass's enumerations times the hop pass's calls per enumeration.
+        Assert.Equal((104 + 80) / 4.0, iterator.BytesPerCall!.Value, 1);
+        var debug = Assert.Single(report.Methods, m => m.MethodKey == "Shop.Feed.LoadAsync");
+        Assert.Equal(40 + 80, debug.BytesPerCall!.Value, 0);
+    }
+
+    [Fact]
     public void A_closure_is_charged_to_the_member_that_allocates_it_not_to_its_async_local_function()
     {
         var modules = new MethodCatalog();

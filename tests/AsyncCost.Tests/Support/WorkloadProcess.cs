@@ -11,11 +11,18 @@ internal static class WorkloadProcess
 
     public static string DllPath { get; } = Path.Combine(AppContext.BaseDirectory, "AsyncCost.Workload.dll");
 
+    /// <summary>The same workload compiled without optimization, as a Debug build is (tests/AsyncCost.Workload.Debug).</summary>
+    public static string DebugBuildDllPath { get; } = Path.Combine(AppContext.BaseDirectory, "AsyncCost.Workload.Debug.dll");
+
     /// <summary>The command that runs a scenario; <paramref name="lines"/> collects its stdout.</summary>
-    public static LaunchCommand Command(string scenario, int count, List<string> lines, params string[] flags) => new()
+    public static LaunchCommand Command(string scenario, int count, List<string> lines, params string[] flags)
+        => Command(DllPath, scenario, count, lines, flags);
+
+    /// <summary>The command that runs a scenario of the workload at <paramref name="dllPath"/>.</summary>
+    public static LaunchCommand Command(string dllPath, string scenario, int count, List<string> lines, params string[] flags) => new()
     {
         FileName = "dotnet",
-        Arguments = [DllPath, scenario, count.ToString(System.Globalization.CultureInfo.InvariantCulture), .. flags],
+        Arguments = [dllPath, scenario, count.ToString(System.Globalization.CultureInfo.InvariantCulture), .. flags],
         StandardOutput = line => { lock (lines) { lines.Add(line); } },
         StandardError = line => { lock (lines) { lines.Add("stderr: " + line); } },
     };
