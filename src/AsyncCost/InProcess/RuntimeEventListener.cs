@@ -225,7 +225,7 @@ internal sealed class RuntimeEventListener : EventListener
     }
 
     private void EnableHopSource(EventSource source) =>
-        EnableEvents(source, EventLevel.Verbose, (EventKeywords)(source.Name == KnownEvents.TplProvider ? KnownEvents.TplKeywords : KnownEvents.FrameworkKeywords));
+        EnableEvents(source, EventLevel.Verbose, (EventKeywords)(source.Name == KnownEvents.TplProvider ? KnownEvents.InProcessTplKeywords : KnownEvents.FrameworkKeywords));
 
     private void Fail(string what, Exception e)
     {
