@@ -173,11 +173,10 @@ public sealed class CollectLaunchDurationTests
             Assert.Equal(StopReason.DurationElapsed, report.StopReason);
             Assert.Null(report.Source.ExitCode);
             Assert.Equal(2, report.Passes.Count);
-            // Each pass records its 3 s share, not the whole 6 s. The allocation pass stops promptly; the hop pass's stop
-            // also flushes its event buffer, which a loaded machine stretches by seconds, so it is only held to its share.
+            // Each pass records its 3 s share, not the whole 6 s; the hop pass's stop also flushes its event buffer (seconds
+            // on a loaded machine), which is reading what was recorded, not recording.
             Assert.Equal(MeasurementPasses.Allocations, report.Passes[0].Pass);
-            Assert.InRange(report.Passes[0].Duration.TotalSeconds, 2.5, 5.5);
-            Assert.True(report.Passes[1].Duration.TotalSeconds >= 2.5, $"hop pass {report.Passes[1].Duration}");
+            Assert.All(report.Passes, pass => Assert.InRange(pass.Duration.TotalSeconds, 2.5, 4.0));
             Assert.Contains(report.Warnings, w => w.Code == "launched-per-pass");
             var text = await ChildProcess.RunToolAsync(["report", .. report.Source.TraceFiles]);
             Assert.DoesNotContain("Exit code: 137", text.StandardOutput, StringComparison.Ordinal);

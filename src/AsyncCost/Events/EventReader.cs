@@ -16,6 +16,7 @@ internal sealed class EventReader
     private Action<EventReader, TimeSpan>? _onInterval;
     private double _intervalMs;
     private double _nextBoundaryMs;
+    private double _lastRecordedEventMs;
 
     public AllocationComputer Allocations { get; private set; } = new();
     public HopComputer Hops { get; private set; } = new();
@@ -70,7 +71,13 @@ internal sealed class EventReader
             {
                 StartedAt = source.SessionStartTime;
             }
-            if (source.SessionDuration > TimeSpan.Zero)
+            // The recording ends with the last event the workload's providers wrote: the rundown that follows the stop
+            // (a second or more on a loaded machine) is not recorded time.
+            if (_lastRecordedEventMs > 0)
+            {
+                Duration = TimeSpan.FromMilliseconds(_lastRecordedEventMs);
+            }
+            else if (source.SessionDuration > TimeSpan.Zero)
             {
                 Duration = source.SessionDuration;
             }
@@ -126,6 +133,10 @@ internal sealed class EventReader
             _nextBoundaryMs += _intervalMs;
         }
         LastEventTime = TimeSpan.FromMilliseconds(timestamp);
+        if (e.ProviderName != KnownEvents.RundownProvider)
+        {
+            _lastRecordedEventMs = timestamp;
+        }
         Interlocked.Increment(ref _events);
         ProcessId ??= e.ProcessID > 0 ? e.ProcessID : null;
         var id = (int)e.ID;

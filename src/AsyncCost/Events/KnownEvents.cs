@@ -8,6 +8,7 @@ internal static class KnownEvents
     public const string FrameworkProvider = "System.Diagnostics.Eventing.FrameworkEventSource";
     public const string CountersProvider = "System.Runtime";
     public const string EventPipeProvider = "Microsoft-DotNETCore-EventPipe";
+    public const string RundownProvider = "Microsoft-Windows-DotNETRuntimeRundown";
 
     /// <summary>CLR keywords.</summary>
     public const long GcKeyword = 0x1;

@@ -179,6 +179,7 @@ internal static class LiveSlice
             });
 
             StopReason reason;
+            TimeSpan recorded;
             using (var stopSignal = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
             {
                 if (duration is { } limit)
@@ -187,6 +188,9 @@ internal static class LiveSlice
                 }
                 var stopped = Task.Delay(Timeout.Infinite, stopSignal.Token);
                 var first = await Task.WhenAny(reading, stopped).ConfigureAwait(false);
+                // What was recorded ends here: stopping the session and reading the events still buffered (seconds
+                // on a hop pass) come after, and those events were written before this moment.
+                recorded = clock.Elapsed;
                 if (first == reading)
                 {
                     reason = StopReason.ProcessExited;
@@ -207,7 +211,7 @@ internal static class LiveSlice
             else
             {
                 pass.Figures.Add(reader);
-                pass.Duration += clock.Elapsed;
+                pass.Duration += recorded;
             }
             pass.Bytes += stream.BytesRead;
             options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
