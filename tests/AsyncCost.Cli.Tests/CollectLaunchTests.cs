@@ -32,27 +32,20 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
     public async Task A_chatty_commands_output_goes_to_the_child_output_file_and_stdout_stays_valid_json()
     {
         const int Lines = 20_000;
-        var directory = Directory.CreateTempSubdirectory("asynccost-chatty-").FullName;
-        try
-        {
-            var childOutput = Path.Combine(directory, "app.log");
-            // The shell prints before it becomes the .NET process (exec keeps the pid the tool launched and waits for).
-            var script = $"i=0; while [ $i -lt {Lines} ]; do echo \"chatty line $i\"; i=$((i+1)); done; exec dotnet \"$0\" task-sync 1000";
+        using var directory = new TemporaryDirectory("asynccost-chatty-");
+        var childOutput = directory.File("app.log");
+        // The shell prints before it becomes the .NET process (exec keeps the pid the tool launched and waits for).
+        var script = $"i=0; while [ $i -lt {Lines} ]; do echo \"chatty line $i\"; i=$((i+1)); done; exec dotnet \"$0\" task-sync 1000";
 
-            var result = await ChildProcess.RunToolAsync("collect", "--passes", "allocations", "--format", "json", "--child-output", childOutput, "--", "sh", "-c", script, Repository.WorkloadDll);
+        var result = await ChildProcess.RunToolAsync("collect", "--passes", "allocations", "--format", "json", "--child-output", childOutput, "--", "sh", "-c", script, Repository.WorkloadDll);
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
-            Assert.Equal(SourceKind.Launch, report.Source.Kind);
-            Assert.DoesNotContain(result.ErrorLines, l => l.StartsWith("chatty line", StringComparison.Ordinal));
-            var logged = await File.ReadAllLinesAsync(childOutput);
-            Assert.Equal(Lines, logged.Count(l => l.StartsWith("chatty line ", StringComparison.Ordinal)));
-            Assert.Single(logged, l => l.StartsWith("RESULT ", StringComparison.Ordinal));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        Assert.Equal(SourceKind.Launch, report.Source.Kind);
+        Assert.DoesNotContain(result.ErrorLines, l => l.StartsWith("chatty line", StringComparison.Ordinal));
+        var logged = await File.ReadAllLinesAsync(childOutput);
+        Assert.Equal(Lines, logged.Count(l => l.StartsWith("chatty line ", StringComparison.Ordinal)));
+        Assert.Single(logged, l => l.StartsWith("RESULT ", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -159,65 +152,51 @@ public sealed class CollectLaunchDurationTests
     [Fact]
     public async Task A_duration_is_split_between_the_passes_and_a_command_the_tool_ended_has_no_exit_code_and_leaves_no_files()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-duration-").FullName;
-        try
-        {
-            var basePath = Path.Combine(directory, "run");
-            // The workload loops until its stdin closes, which the test keeps open: only the duration ends it.
-            using var tool = ChildProcess.StartTool("collect", "--duration", "00:00:06", "-o", basePath, "--format", "json",
-                "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
-            var result = await tool.WaitForExitAsync();
+        using var directory = new TemporaryDirectory("asynccost-duration-");
+        var basePath = directory.File("run");
+        // The workload loops until its stdin closes, which the test keeps open: only the duration ends it.
+        using var tool = ChildProcess.StartTool("collect", "--duration", "00:00:06", "-o", basePath, "--format", "json",
+            "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+        var result = await tool.WaitForExitAsync();
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
-            Assert.Equal(StopReason.DurationElapsed, report.StopReason);
-            Assert.Null(report.Source.ExitCode);
-            Assert.Equal(2, report.Passes.Count);
-            // Each pass records its 3 s share, not the whole 6 s; the hop pass's stop also flushes its event buffer (seconds
-            // on a loaded machine), which is reading what was recorded, not recording.
-            Assert.Equal(MeasurementPasses.Allocations, report.Passes[0].Pass);
-            Assert.All(report.Passes, pass => Assert.InRange(pass.Duration.TotalSeconds, 2.5, 4.0));
-            Assert.Contains(report.Warnings, w => w.Code == "launched-per-pass");
-            var text = await ChildProcess.RunToolAsync(["report", .. report.Source.TraceFiles]);
-            Assert.DoesNotContain("Exit code: 137", text.StandardOutput, StringComparison.Ordinal);
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
+        Assert.Equal(StopReason.DurationElapsed, report.StopReason);
+        Assert.Null(report.Source.ExitCode);
+        Assert.Equal(2, report.Passes.Count);
+        // Each pass records its 3 s share, not the whole 6 s; the hop pass's stop also flushes its event buffer (seconds
+        // on a loaded machine), which is reading what was recorded, not recording.
+        Assert.Equal(MeasurementPasses.Allocations, report.Passes[0].Pass);
+        Assert.All(report.Passes, pass => Assert.InRange(pass.Duration.TotalSeconds, 2.5, 4.0));
+        Assert.Contains(report.Warnings, w => w.Code == "launched-per-pass");
+        var text = await ChildProcess.RunToolAsync(["report", .. report.Source.TraceFiles]);
+        Assert.DoesNotContain("Exit code: 137", text.StandardOutput, StringComparison.Ordinal);
 
-            // A runtime asked to stop (SIGTERM) removes its diagnostic socket and debugger pipes.
-            foreach (var pid in report.Passes.Select(p => p.ProcessId!.Value))
-            {
-                var leftovers = Directory.EnumerateFiles(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-*")
-                    .Concat(Directory.EnumerateFiles(Path.GetTempPath(), $"clr-debug-pipe-{pid}-*")).ToList();
-                Assert.True(leftovers.Count == 0, string.Join(", ", leftovers));
-            }
-        }
-        finally
+        // A runtime asked to stop (SIGTERM) removes its diagnostic socket and debugger pipes.
+        foreach (var pid in report.Passes.Select(p => p.ProcessId!.Value))
         {
-            Directory.Delete(directory, recursive: true);
+            var leftovers = Directory.EnumerateFiles(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-*")
+                .Concat(Directory.EnumerateFiles(Path.GetTempPath(), $"clr-debug-pipe-{pid}-*")).ToList();
+            Assert.True(leftovers.Count == 0, string.Join(", ", leftovers));
         }
     }
 
     [Fact]
     public async Task Stopping_in_the_first_pass_runs_no_second_one_and_says_no_more_than_what_ran()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-stopped-").FullName;
-        try
-        {
-            var basePath = Path.Combine(directory, "run");
-            using var tool = ChildProcess.StartTool("collect", "-o", basePath, "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
-            await tool.WaitForLineAsync(line => line.StartsWith("Recording pass 1/2", StringComparison.Ordinal));
-            tool.SendLine("");
+        using var directory = new TemporaryDirectory("asynccost-stopped-");
+        var basePath = directory.File("run");
+        using var tool = ChildProcess.StartTool("collect", "-o", basePath, "--format", "json", "--", "dotnet", Repository.WorkloadDll, "yield", "100000", "--loop");
+        await tool.WaitForLineAsync(line => line.StartsWith("Recording pass 1/2", StringComparison.Ordinal));
+        tool.SendLine("");
 
-            var result = await tool.WaitForExitAsync();
+        var result = await tool.WaitForExitAsync();
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
-            Assert.Equal(StopReason.Canceled, report.StopReason);
-            Assert.Single(report.Passes);
-            Assert.Null(report.Source.ExitCode);
-            Assert.DoesNotContain(report.Warnings, w => w.Code == "launched-per-pass");
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(basePath + ".json"));
+        Assert.Equal(StopReason.Canceled, report.StopReason);
+        Assert.Single(report.Passes);
+        Assert.Null(report.Source.ExitCode);
+        Assert.DoesNotContain(report.Warnings, w => w.Code == "launched-per-pass");
     }
 }

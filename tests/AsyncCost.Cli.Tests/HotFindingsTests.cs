@@ -56,29 +56,22 @@ public sealed class HotFindingsTests
     [Fact]
     public async Task Several_sarif_logs_join_and_an_empty_one_is_warned_about_on_stderr_and_in_the_report()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-sarif-").FullName;
-        try
-        {
-            // What a multi-project build with one ErrorLog path leaves for the project built first: a log without results.
-            var empty = Path.Combine(directory, "library.sarif");
-            await File.WriteAllTextAsync(empty, """{ "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "csc" } } }] }""");
-            File.Copy(Sarif, Path.Combine(directory, "app.sarif"));
+        using var directory = new TemporaryDirectory("asynccost-sarif-");
+        // What a multi-project build with one ErrorLog path leaves for the project built first: a log without results.
+        var empty = directory.File("library.sarif");
+        await File.WriteAllTextAsync(empty, """{ "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "csc" } } }] }""");
+        File.Copy(Sarif, directory.File("app.sarif"));
 
-            var repeated = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, "--sarif", empty, .. Traces, "--format", "json"]);
-            var folder = await ChildProcess.RunToolAsync(["report", "--sarif", directory, .. Traces, "--format", "json"]);
+        var repeated = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, "--sarif", empty, .. Traces, "--format", "json"]);
+        var folder = await ChildProcess.RunToolAsync(["report", "--sarif", directory.Path, .. Traces, "--format", "json"]);
 
-            foreach (var result in new[] { repeated, folder })
-            {
-                Assert.True(result.ExitCode == 0, result.ToString());
-                Assert.Contains(result.ErrorLines, l => l.StartsWith("dotnet-asynccost: warning: " + empty + " has no results", StringComparison.Ordinal));
-                var document = JsonNode.Parse(result.StandardOutput)!;
-                Assert.Equal(5, document["findings"]!.AsArray().Count);
-                Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-empty");
-            }
-        }
-        finally
+        foreach (var result in new[] { repeated, folder })
         {
-            Directory.Delete(directory, recursive: true);
+            Assert.True(result.ExitCode == 0, result.ToString());
+            Assert.Contains(result.ErrorLines, l => l.StartsWith("dotnet-asynccost: warning: " + empty + " has no results", StringComparison.Ordinal));
+            var document = JsonNode.Parse(result.StandardOutput)!;
+            Assert.Equal(5, document["findings"]!.AsArray().Count);
+            Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-empty");
         }
     }
 
@@ -104,25 +97,18 @@ public sealed class HotFindingsTests
     [Fact]
     public async Task Compare_shows_two_runs_side_by_side_per_operation()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-compare-");
-        try
-        {
-            var json = Path.Combine(directory.FullName, "run.json");
-            var written = await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "json", "-o", json]);
-            Assert.True(written.ExitCode == 0, written.ToString());
+        using var directory = new TemporaryDirectory("asynccost-compare-");
+        var json = directory.File("run.json");
+        var written = await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "json", "-o", json]);
+        Assert.True(written.ExitCode == 0, written.ToString());
 
-            var result = await ChildProcess.RunToolAsync("compare", json, json, "--operations", "100", "--format", "csv");
+        var result = await ChildProcess.RunToolAsync("compare", json, json, "--operations", "100", "--format", "csv");
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var hops = result.StandardOutput.Split('\n').Single(l => l.StartsWith("hops,", StringComparison.Ordinal)).TrimEnd().Split(',');
-            // The same run on both sides: equal raw figures per operation, ratio 1; exact counts, so no bound and not noise.
-            Assert.Equal(["hops", "true", hops[2], "0", hops[2], "0", "1", "0", "false"], hops);
-            Assert.True(double.Parse(hops[2], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", hops));
-        }
-        finally
-        {
-            directory.Delete(recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var hops = result.StandardOutput.Split('\n').Single(l => l.StartsWith("hops,", StringComparison.Ordinal)).TrimEnd().Split(',');
+        // The same run on both sides: equal raw figures per operation, ratio 1; exact counts, so no bound and not noise.
+        Assert.Equal(["hops", "true", hops[2], "0", hops[2], "0", "1", "0", "false"], hops);
+        Assert.True(double.Parse(hops[2], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", hops));
     }
 
     [Fact]

@@ -37,59 +37,45 @@ public sealed class InputAnswerTests
     [Fact]
     public async Task Compare_writes_json_as_json_and_csv_with_raw_numbers()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-compare-");
-        try
-        {
-            var run = Path.Combine(directory.FullName, "run.json");
-            Assert.Equal(0, (await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "json", "-o", run])).ExitCode);
-            var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(run));
+        using var directory = new TemporaryDirectory("asynccost-compare-");
+        var run = directory.File("run.json");
+        Assert.Equal(0, (await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "json", "-o", run])).ExitCode);
+        var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(run));
 
-            var json = await ChildProcess.RunToolAsync("compare", run, run, "--operations", "4", "--format", "json");
-            var csv = await ChildProcess.RunToolAsync("compare", run, run, "--operations", "4", "--format", "csv");
+        var json = await ChildProcess.RunToolAsync("compare", run, run, "--operations", "4", "--format", "json");
+        var csv = await ChildProcess.RunToolAsync("compare", run, run, "--operations", "4", "--format", "csv");
 
-            Assert.True(json.ExitCode == 0, json.ToString());
-            var comparison = JsonNode.Parse(json.StandardOutput)!;
-            Assert.Equal(4, (long)comparison["operations"]!);
-            var hops = comparison["figures"]!.AsArray().Single(f => (string)f!["figure"]! == "hops")!;
-            Assert.Equal(report.Totals.Hops!.Value / 4, (double)hops["before"]!["value"]!);
-            Assert.Equal("exact", (string)hops["before"]!["kind"]!);
-            Assert.Equal(1, (double)hops["ratio"]!);
-            Assert.True((bool)hops["perOperation"]!);
+        Assert.True(json.ExitCode == 0, json.ToString());
+        var comparison = JsonNode.Parse(json.StandardOutput)!;
+        Assert.Equal(4, (long)comparison["operations"]!);
+        var hops = comparison["figures"]!.AsArray().Single(f => (string)f!["figure"]! == "hops")!;
+        Assert.Equal(report.Totals.Hops!.Value / 4, (double)hops["before"]!["value"]!);
+        Assert.Equal("exact", (string)hops["before"]!["kind"]!);
+        Assert.Equal(1, (double)hops["ratio"]!);
+        Assert.True((bool)hops["perOperation"]!);
 
-            Assert.True(csv.ExitCode == 0, csv.ToString());
-            var lines = csv.StandardOutput.TrimEnd().Split('\n');
-            Assert.Equal("figure,perOperation,before,beforeErrorBound,after,afterErrorBound,ratio,ratioRelativeBound,withinNoise", lines[0]);
-            var allocated = lines.Single(l => l.StartsWith("allocatedBytes,", StringComparison.Ordinal)).Split(',');
-            // A spreadsheet reads the cell as the number itself, not "225.1 KB".
-            Assert.Equal(report.Totals.AllocatedBytes!.Value / 4, double.Parse(allocated[2], System.Globalization.CultureInfo.InvariantCulture));
-            Assert.DoesNotContain("×", csv.StandardOutput, StringComparison.Ordinal);
-            Assert.DoesNotContain(" KB", csv.StandardOutput, StringComparison.Ordinal);
-        }
-        finally
-        {
-            directory.Delete(recursive: true);
-        }
+        Assert.True(csv.ExitCode == 0, csv.ToString());
+        var lines = csv.StandardOutput.TrimEnd().Split('\n');
+        Assert.Equal("figure,perOperation,before,beforeErrorBound,after,afterErrorBound,ratio,ratioRelativeBound,withinNoise", lines[0]);
+        var allocated = lines.Single(l => l.StartsWith("allocatedBytes,", StringComparison.Ordinal)).Split(',');
+        // A spreadsheet reads the cell as the number itself, not "225.1 KB".
+        Assert.Equal(report.Totals.AllocatedBytes!.Value / 4, double.Parse(allocated[2], System.Globalization.CultureInfo.InvariantCulture));
+        Assert.DoesNotContain("×", csv.StandardOutput, StringComparison.Ordinal);
+        Assert.DoesNotContain(" KB", csv.StandardOutput, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task Output_naming_an_existing_directory_writes_inside_it()
     {
-        var parent = Directory.CreateTempSubdirectory("asynccost-out-");
-        try
-        {
-            var target = Directory.CreateDirectory(Path.Combine(parent.FullName, "reports"));
+        using var parent = new TemporaryDirectory("asynccost-out-");
+        var target = Directory.CreateDirectory(parent.File("reports"));
 
-            var result = await ChildProcess.RunToolAsync(["report", .. Traces, "-o", target.FullName]);
+        var result = await ChildProcess.RunToolAsync(["report", .. Traces, "-o", target.FullName]);
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            Assert.True(File.Exists(Path.Combine(target.FullName, "asynccost.txt")), result.ToString());
-            Assert.True(File.Exists(Path.Combine(target.FullName, "asynccost.json")), result.ToString());
-            Assert.Equal(["reports"], parent.EnumerateFileSystemInfos().Select(f => f.Name));
-        }
-        finally
-        {
-            parent.Delete(recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.True(File.Exists(Path.Combine(target.FullName, "asynccost.txt")), result.ToString());
+        Assert.True(File.Exists(Path.Combine(target.FullName, "asynccost.json")), result.ToString());
+        Assert.Equal(["reports"], new DirectoryInfo(parent.Path).EnumerateFileSystemInfos().Select(f => f.Name));
     }
 
     [Fact]
@@ -104,10 +90,10 @@ public sealed class InputAnswerTests
     public async Task A_second_ctrl_c_leaves_no_empty_report_file()
     {
         using var workload = await ChildProcess.StartYieldLoopAsync();
-        var directory = Directory.CreateTempSubdirectory("asynccost-twice-");
+        using var directory = new TemporaryDirectory("asynccost-twice-");
         try
         {
-            var basePath = Path.Combine(directory.FullName, "run");
+            var basePath = directory.File("run");
             using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "--passes", "hops", "-o", basePath);
             await tool.WaitForLineAsync(l => l.StartsWith("Recording pass 1/1", StringComparison.Ordinal));
             await Task.Delay(500);
@@ -123,7 +109,6 @@ public sealed class InputAnswerTests
         finally
         {
             await workload.StopLoopAsync();
-            directory.Delete(recursive: true);
         }
     }
 

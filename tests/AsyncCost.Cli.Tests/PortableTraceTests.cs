@@ -33,66 +33,51 @@ public sealed class PortableTraceTests
     [Fact]
     public async Task A_report_reads_the_same_after_the_app_is_deleted_and_the_traces_moved()
     {
-        var recorded = Directory.CreateTempSubdirectory("asynccost-recorded-").FullName;
-        var elsewhere = Directory.CreateTempSubdirectory("asynccost-elsewhere-").FullName;
-        try
-        {
-            var app = Path.Combine(recorded, "app");
-            CopyDirectory(WorkloadDirectory, app);
-            var sarif = Path.Combine(recorded, "build.sarif");
-            await File.WriteAllTextAsync(sarif, Sarif);
-            var run = Path.Combine(recorded, "run");
-            var collect = await ChildProcess.RunToolAsync("collect", "-o", run, "--", "dotnet", Path.Combine(app, "AsyncCost.Workload.dll"), "yield", "100000");
-            Assert.True(collect.ExitCode == 0, collect.ToString());
-            string[] traces = [run + ".allocations.nettrace", run + ".hops.nettrace"];
-            var before = await ReportJsonAsync(sarif, traces);
+        using var recorded = new TemporaryDirectory("asynccost-recorded-");
+        using var elsewhere = new TemporaryDirectory("asynccost-elsewhere-");
+        var app = recorded.File("app");
+        CopyDirectory(WorkloadDirectory, app);
+        var sarif = recorded.File("build.sarif");
+        await File.WriteAllTextAsync(sarif, Sarif);
+        var run = recorded.File("run");
+        var collect = await ChildProcess.RunToolAsync("collect", "-o", run, "--", "dotnet", Path.Combine(app, "AsyncCost.Workload.dll"), "yield", "100000");
+        Assert.True(collect.ExitCode == 0, collect.ToString());
+        string[] traces = [run + ".allocations.nettrace", run + ".hops.nettrace"];
+        var before = await ReportJsonAsync(sarif, traces);
 
-            Directory.Delete(app, recursive: true);
-            var moved = traces.Select(t => Path.Combine(elsewhere, Path.GetFileName(t))).ToArray();
-            foreach (var (from, to) in traces.Zip(moved))
-            {
-                File.Move(from, to);
-            }
-            var after = await ReportJsonAsync(sarif, moved);
-
-            Assert.Equal(Rows(before), Rows(after));
-            Assert.Equal(Findings(before), Findings(after));
-            Assert.Contains(Findings(after), f => f.StartsWith(ReportAssertions.YieldMethodKey + " exercised", StringComparison.Ordinal));
-            Assert.DoesNotContain(Rows(after), row => row.StartsWith('?'));
-            Assert.DoesNotContain(Warnings(after), code => code is "no-method-rundown" or "names-from-assemblies");
-        }
-        finally
+        Directory.Delete(app, recursive: true);
+        var moved = traces.Select(t => elsewhere.File(Path.GetFileName(t))).ToArray();
+        foreach (var (from, to) in traces.Zip(moved))
         {
-            Directory.Delete(recorded, recursive: true);
-            Directory.Delete(elsewhere, recursive: true);
+            File.Move(from, to);
         }
+        var after = await ReportJsonAsync(sarif, moved);
+
+        Assert.Equal(Rows(before), Rows(after));
+        Assert.Equal(Findings(before), Findings(after));
+        Assert.Contains(Findings(after), f => f.StartsWith(ReportAssertions.YieldMethodKey + " exercised", StringComparison.Ordinal));
+        Assert.DoesNotContain(Rows(after), row => row.StartsWith('?'));
+        Assert.DoesNotContain(Warnings(after), code => code is "no-method-rundown" or "names-from-assemblies");
     }
 
     [Fact]
     public async Task Traces_recorded_by_dotnet_trace_with_the_documented_providers_give_the_same_figures()
     {
         await DotNetTrace.EnsureRestoredAsync();
-        var directory = Directory.CreateTempSubdirectory("asynccost-dotnet-trace-").FullName;
-        try
-        {
-            // Bytes need ~10,000 samples for a tight bound (11.5 M calls x 96 B); hops are exact counts.
-            var allocations = await RecordWithDotNetTraceAsync("allocations", directory, 11_500_000);
-            var hops = await RecordWithDotNetTraceAsync("hops", directory, 300_000);
+        using var directory = new TemporaryDirectory("asynccost-dotnet-trace-");
+        // Bytes need ~10,000 samples for a tight bound (11.5 M calls x 96 B); hops are exact counts.
+        var allocations = await RecordWithDotNetTraceAsync("allocations", directory, 11_500_000);
+        var hops = await RecordWithDotNetTraceAsync("hops", directory, 300_000);
 
-            var result = await ChildProcess.RunToolAsync("report", allocations.Trace, hops.Trace, "--format", "json");
+        var result = await ChildProcess.RunToolAsync("report", allocations.Trace, hops.Trace, "--format", "json");
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
-            ReportAssertions.MatchesYieldTruth(report, allocations.Truth.BytesPerOp, expectHops: false);
-            var row = ReportAssertions.YieldRow(report);
-            Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
-            Assert.InRange(row.Hops.Value, hops.Truth.Count * 0.98, hops.Truth.Count * 1.02);
-            Assert.DoesNotContain(report.Warnings, w => w.Code is "no-allocation-events" or "no-tpl-events" or "no-method-rundown");
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        ReportAssertions.MatchesYieldTruth(report, allocations.Truth.BytesPerOp, expectHops: false);
+        var row = ReportAssertions.YieldRow(report);
+        Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
+        Assert.InRange(row.Hops.Value, hops.Truth.Count * 0.98, hops.Truth.Count * 1.02);
+        Assert.DoesNotContain(report.Warnings, w => w.Code is "no-allocation-events" or "no-tpl-events" or "no-method-rundown");
     }
 
     [Fact]
@@ -100,62 +85,48 @@ public sealed class PortableTraceTests
     {
         // task-sync never suspends and never uses the pool: its hop pass writes no TPL or thread-pool event at all. The traces'
         // names say nothing; the allocation trace's own events tell it apart, so the other is the hop pass.
-        var directory = Directory.CreateTempSubdirectory("asynccost-no-tpl-").FullName;
-        try
-        {
-            await DotNetTrace.EnsureRestoredAsync();
-            var (allocations, _) = await RecordWithDotNetTraceAsync("allocations", directory, 200_000, "task-sync", "first.nettrace");
-            var (hops, _) = await RecordWithDotNetTraceAsync("hops", directory, 200_000, "task-sync", "second.nettrace");
+        using var directory = new TemporaryDirectory("asynccost-no-tpl-");
+        await DotNetTrace.EnsureRestoredAsync();
+        var (allocations, _) = await RecordWithDotNetTraceAsync("allocations", directory, 200_000, "task-sync", "first.nettrace");
+        var (hops, _) = await RecordWithDotNetTraceAsync("hops", directory, 200_000, "task-sync", "second.nettrace");
 
-            var result = await ChildProcess.RunToolAsync("report", hops, allocations, "--format", "json");
+        var result = await ChildProcess.RunToolAsync("report", hops, allocations, "--format", "json");
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var report = JsonNode.Parse(result.StandardOutput)!;
-            Assert.Equal(["allocations", "hops"], report["passes"]!.AsArray().Select(p => (string)p!["pass"]!));
-            var row = report["methods"]!.AsArray().Single(m => (string)m!["methodKey"]! == "AsyncCost.Workload.PriceService.GetPriceTaskAsync")!;
-            Assert.Equal(0, (double)row["hops"]!["value"]!);
-            Assert.Contains("no-tpl-events", Warnings(report));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var report = JsonNode.Parse(result.StandardOutput)!;
+        Assert.Equal(["allocations", "hops"], report["passes"]!.AsArray().Select(p => (string)p!["pass"]!));
+        var row = report["methods"]!.AsArray().Single(m => (string)m!["methodKey"]! == "AsyncCost.Workload.PriceService.GetPriceTaskAsync")!;
+        Assert.Equal(0, (double)row["hops"]!["value"]!);
+        Assert.Contains("no-tpl-events", Warnings(report));
     }
 
     [Fact]
     public async Task A_trace_without_TPL_events_or_method_rundown_says_which_figures_are_missing()
     {
-        var directory = Directory.CreateTempSubdirectory("asynccost-partial-").FullName;
-        try
-        {
-            var trace = Path.Combine(directory, "allocations-only.nettrace");
-            // Allocation sampling and module loads: no TPL events, and no rundown of methods.
-            await DotNetTrace.EnsureRestoredAsync();
-            var record = await DotNetTrace.RunAsync(["collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
-                "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"]);
-            Assert.True(record.ExitCode == 0, record.ToString());
+        using var directory = new TemporaryDirectory("asynccost-partial-");
+        var trace = directory.File("allocations-only.nettrace");
+        // Allocation sampling and module loads: no TPL events, and no rundown of methods.
+        await DotNetTrace.EnsureRestoredAsync();
+        var record = await DotNetTrace.RunAsync(["collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
+            "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"]);
+        Assert.True(record.ExitCode == 0, record.ToString());
 
-            var result = await ChildProcess.RunToolAsync("report", trace, "--format", "json");
+        var result = await ChildProcess.RunToolAsync("report", trace, "--format", "json");
 
-            Assert.True(result.ExitCode == 0, result.ToString());
-            var warnings = Warnings(JsonNode.Parse(result.StandardOutput)!);
-            Assert.Contains("no-tpl-events", warnings);
-            Assert.DoesNotContain("no-allocation-events", warnings);
-            // The workload's assembly is still where the trace says, so names come from it, and the report says so.
-            Assert.Contains("names-from-assemblies", warnings);
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var warnings = Warnings(JsonNode.Parse(result.StandardOutput)!);
+        Assert.Contains("no-tpl-events", warnings);
+        Assert.DoesNotContain("no-allocation-events", warnings);
+        // The workload's assembly is still where the trace says, so names come from it, and the report says so.
+        Assert.Contains("names-from-assemblies", warnings);
     }
 
-    private static async Task<(string Trace, WorkloadResult Truth)> RecordWithDotNetTraceAsync(string pass, string directory, int calls,
+    private static async Task<(string Trace, WorkloadResult Truth)> RecordWithDotNetTraceAsync(string pass, TemporaryDirectory directory, int calls,
         string scenario = "yield", string? fileName = null)
     {
         var providers = await ChildProcess.RunToolAsync("providers", "--pass", pass);
         Assert.True(providers.ExitCode == 0, providers.ToString());
-        var trace = Path.Combine(directory, fileName ?? $"run.{pass}.nettrace");
+        var trace = directory.File(fileName ?? $"run.{pass}.nettrace");
         var record = await DotNetTrace.RunAsync(["collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
             "-o", trace, "--", "dotnet", Repository.WorkloadDll, scenario, calls.ToString(CultureInfo.InvariantCulture)]);
         Assert.True(record.ExitCode == 0 && File.Exists(trace), record.ToString());

@@ -14,10 +14,10 @@ public sealed class SeveralTracesTests
     public async Task Report_of_an_unbounded_attachs_slices_equals_the_report_collect_printed()
     {
         using var workload = await ChildProcess.StartYieldLoopAsync();
-        var directory = Directory.CreateTempSubdirectory("asynccost-slices-");
+        using var directory = new TemporaryDirectory("asynccost-slices-");
         try
         {
-            var basePath = Path.Combine(directory.FullName, "run");
+            var basePath = directory.File("run");
             using var tool = ChildProcess.StartTool("collect", "-p", workload.IdText, "-o", basePath, "--format", "json");
             // Without --duration the passes alternate in slices; once the second hop slice has begun, both passes have two.
             var secondHopSlice = basePath + ".hops.2.nettrace";
@@ -32,7 +32,7 @@ public sealed class SeveralTracesTests
             Assert.True(collected.ExitCode == 0, collected.ToString());
             var live = AsyncCostReportJson.Deserialize(collected.StandardOutput);
 
-            var slices = Directory.GetFiles(directory.FullName, "*.nettrace").Order(StringComparer.Ordinal).ToArray();
+            var slices = Directory.GetFiles(directory.Path, "*.nettrace").Order(StringComparer.Ordinal).ToArray();
             Assert.Equal(4, slices.Length);
             var read = await ChildProcess.RunToolAsync(["report", .. slices, "--format", "json"]);
 
@@ -57,7 +57,6 @@ public sealed class SeveralTracesTests
         finally
         {
             await workload.StopLoopAsync();
-            directory.Delete(recursive: true);
         }
     }
 
