@@ -133,14 +133,15 @@ internal sealed class EventReader
             _nextBoundaryMs += _intervalMs;
         }
         LastEventTime = TimeSpan.FromMilliseconds(timestamp);
-        if (e.ProviderName != KnownEvents.RundownProvider)
+        var provider = e.ProviderName;
+        if (provider != KnownEvents.RundownProvider)
         {
             _lastRecordedEventMs = timestamp;
         }
         Interlocked.Increment(ref _events);
         ProcessId ??= e.ProcessID > 0 ? e.ProcessID : null;
         var id = (int)e.ID;
-        switch (e.ProviderName)
+        switch (provider)
         {
             case KnownEvents.RuntimeProvider:
                 OnRuntimeEvent(e, id);
