@@ -97,7 +97,10 @@ internal sealed class StatusLine : IProgress<SessionProgress>, IProgress<TraceRe
     {
         var pass = progress.Pass.ToString().ToLowerInvariant();
         var elapsed = progress.Elapsed.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
-        return string.Create(CultureInfo.InvariantCulture, $"Recording pass {progress.PassNumber}/{progress.PassCount} ({pass})  {elapsed}  {progress.Events:N0} events  {Megabytes(progress.Bytes)} MB");
+        // Parsing more than a chunk behind the stream (event-heavy code, or the backlog after the stop): say how far it has got.
+        var behind = progress.BytesReceived - progress.Bytes > (1 << 20);
+        var size = behind ? $"{Megabytes(progress.Bytes)} of {Megabytes(progress.BytesReceived)} MB read" : $"{Megabytes(progress.BytesReceived)} MB";
+        return string.Create(CultureInfo.InvariantCulture, $"Recording pass {progress.PassNumber}/{progress.PassCount} ({pass})  {elapsed}  {progress.Events:N0} events  {size}");
     }
 
     internal static string Format(TraceReadProgress progress)

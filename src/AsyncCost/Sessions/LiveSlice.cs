@@ -138,20 +138,10 @@ internal static class LiveSlice
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
         var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
             content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0, options.StackWalks && !countersOnly);
-        var copy = outputFile is null ? null : OpenOutput(outputFile);
-        EventPipeSession session;
-        try
-        {
-            session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            copy?.Dispose();
-            throw;
-        }
-
+        var session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         using (session)
         {
+            using var stream = SpooledStream.Start(session.EventStream, outputFile);
             onStarted?.Invoke();
             pass.StartedAt ??= DateTimeOffset.Now;
             pass.ProcessId = processId;
@@ -163,7 +153,6 @@ internal static class LiveSlice
             {
                 pass.TraceFiles.Add(outputFile);
             }
-            var stream = new CountingStream(session.EventStream, copy);
             var clock = System.Diagnostics.Stopwatch.StartNew();
             var reader = new EventReader(pass.Methods);
             var reading = Task.Factory.StartNew(() => ReadToEnd(stream, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
@@ -174,7 +163,7 @@ internal static class LiveSlice
                 monitor?.Poll();
                 if (++ticks % 5 == 0)
                 {
-                    options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
+                    options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead, stream.BytesReceived));
                 }
             });
 
@@ -187,23 +176,23 @@ internal static class LiveSlice
                     stopSignal.CancelAfter(limit);
                 }
                 var stopped = Task.Delay(Timeout.Infinite, stopSignal.Token);
-                var first = await Task.WhenAny(reading, stopped).ConfigureAwait(false);
-                // What was recorded ends here: stopping the session and reading the events still buffered (seconds
+                var first = await Task.WhenAny(stream.Received, stopped).ConfigureAwait(false);
+                // What was recorded ends here: stopping the session and parsing the events spooled behind the reader (seconds
                 // on a hop pass) come after, and those events were written before this moment.
                 recorded = clock.Elapsed;
-                if (first == reading)
+                if (first == stream.Received)
                 {
                     reason = StopReason.ProcessExited;
                 }
                 else
                 {
                     reason = cancellationToken.IsCancellationRequested ? StopReason.Canceled : StopReason.DurationElapsed;
-                    await StopAsync(session, reading).ConfigureAwait(false);
+                    await StopAsync(session, stream.Received).ConfigureAwait(false);
                 }
             }
+            await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
             await ticker.DisposeAsync().ConfigureAwait(false);
-            await Task.WhenAny(reading).ConfigureAwait(false);
-            stream.Dispose();
+            stream.ThrowIfWriteFailed();
             if (countersOnly)
             {
                 pass.WindowedPassCounters.Add(reader.Counters);
@@ -214,7 +203,7 @@ internal static class LiveSlice
                 pass.Duration += recorded;
             }
             pass.Bytes += stream.BytesRead;
-            options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead));
+            options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead, stream.BytesReceived));
             return reason;
         }
     }
@@ -232,7 +221,7 @@ internal static class LiveSlice
         }
     }
 
-    private static async Task StopAsync(EventPipeSession session, Task reading)
+    private static async Task StopAsync(EventPipeSession session, Task received)
     {
         try
         {
@@ -243,21 +232,9 @@ internal static class LiveSlice
         {
             // Already gone or not answering: the stream ends below either way.
         }
-        if (await Task.WhenAny(reading, Task.Delay(StopTimeout)).ConfigureAwait(false) != reading)
+        if (await Task.WhenAny(received, Task.Delay(StopTimeout)).ConfigureAwait(false) != received)
         {
-            session.Dispose(); // closes the stream, so the reader returns with what it has
-        }
-    }
-
-    private static FileStream OpenOutput(string path)
-    {
-        try
-        {
-            return new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-        {
-            throw new OutputNotWritableException(path, e);
+            session.Dispose(); // closes the stream, so the spool ends with what it has
         }
     }
 }

@@ -53,8 +53,10 @@ public sealed class SessionOptions
 /// <param name="PassCount">How many passes will run.</param>
 /// <param name="Elapsed">Time recorded so far in this pass.</param>
 /// <param name="Events">Events read so far in this pass.</param>
-/// <param name="Bytes">Bytes of EventPipe stream read so far in this pass.</param>
-public sealed record SessionProgress(MeasurementPasses Pass, int PassNumber, int PassCount, TimeSpan Elapsed, long Events, long Bytes);
+/// <param name="Bytes">Bytes of EventPipe stream parsed so far in this pass.</param>
+/// <param name="BytesReceived">Bytes of EventPipe stream received so far in this pass: the stream is saved as it arrives and
+/// parsed behind, so on event-heavy code parsing can end seconds after the recording.</param>
+public sealed record SessionProgress(MeasurementPasses Pass, int PassNumber, int PassCount, TimeSpan Elapsed, long Events, long Bytes, long BytesReceived);
 
 /// <summary>How far the reading of saved traces has got, for a status line.</summary>
 /// <param name="File">The trace being read.</param>
