@@ -16,6 +16,10 @@ internal sealed class CounterComputer
     /// interval, so a rate can be taken over the counter's own time rather than a clock that may cut between payloads.</summary>
     public int CompletedWorkItemsSamples { get; private set; }
 
+    /// <summary>Seconds the threadpool-completed-items-count payloads cover (their intervals summed): a session that ends,
+    /// or a process that exits, between two payloads leaves its last part of an interval uncounted.</summary>
+    public double CoveredSeconds { get; private set; }
+
     /// <summary>Adds another stream's counters (a later slice or trace file of the same pass): increments add, peaks take the larger.</summary>
     public void Add(CounterComputer other)
     {
@@ -27,14 +31,15 @@ internal sealed class CounterComputer
         MaxThreadCount = Max(MaxThreadCount, other.MaxThreadCount);
         Samples += other.Samples;
         CompletedWorkItemsSamples += other.CompletedWorkItemsSamples;
+        CoveredSeconds += other.CoveredSeconds;
     }
 
     private static double? Sum(double? a, double? b) => a is null && b is null ? null : (a ?? 0) + (b ?? 0);
 
     private static double? Max(double? a, double? b) => a is null && b is null ? null : Math.Max(a ?? 0, b ?? 0);
 
-    /// <summary>One counter payload: its name and its increment (sum counters) or mean (gauges).</summary>
-    public void OnCounter(string name, double value)
+    /// <summary>One counter payload: its name, its increment (sum counters) or mean (gauges), and the seconds it covers.</summary>
+    public void OnCounter(string name, double value, double intervalSeconds = 1)
     {
         Samples++;
         switch (name)
@@ -42,6 +47,7 @@ internal sealed class CounterComputer
             case "threadpool-completed-items-count":
                 CompletedWorkItems = (CompletedWorkItems ?? 0) + value;
                 CompletedWorkItemsSamples++;
+                CoveredSeconds += intervalSeconds;
                 break;
             case "monitor-lock-contention-count":
                 LockContentions = (LockContentions ?? 0) + value;

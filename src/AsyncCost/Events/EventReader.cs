@@ -208,7 +208,8 @@ internal sealed class EventReader
             : payload.TryGetValue("Mean", out var mean) ? mean : null;
         if (value is not null)
         {
-            Counters.OnCounter(counter, Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture));
+            var interval = payload.TryGetValue("IntervalSec", out var seconds) ? Convert.ToDouble(seconds, System.Globalization.CultureInfo.InvariantCulture) : 1;
+            Counters.OnCounter(counter, Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture), interval);
         }
     }
 

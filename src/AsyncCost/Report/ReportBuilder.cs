@@ -68,7 +68,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Methods = methods,
             UnattributedAllocations = unattributed,
             MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
-            Totals = Totals(allocationPass, hopPass, hopScale, threads),
+            Totals = Totals(allocationPass, hopPass, hopScale, threads, _warnings),
             Threads = threads,
             Warnings = _warnings,
             CutShort = cutShort,
@@ -287,12 +287,23 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     private static Figure Sampled(double value, double variance, long samples, FigureSource source)
         => new() { Value = value, ErrorBound = TypeTally.Bound(variance), Samples = samples, Sampled = true, Source = source };
 
-    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, HopScale? hopScale, IReadOnlyList<ThreadSwitches> threads)
+    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, HopScale? hopScale, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
     {
         // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
         var counterPass = allocationPass is { Figures.Counters.Samples: > 0 } ? allocationPass : hopPass is { Figures.Counters.Samples: > 0 } ? hopPass : null;
         var counters = counterPass?.Figures.Counters;
         var counterSource = counterPass == hopPass ? FigureSource.HopPass : FigureSource.AllocationPass;
+        // A counter payload reports the interval before it: the part of the recording after the last payload (up to one
+        // interval per slice; most of a short launched run) is in no counter. A hop pass that saw every event counted every
+        // dequeued work item itself.
+        var uncovered = counterPass is null || counterPass.Unrecorded > TimeSpan.Zero ? 0 : counterPass.Duration.TotalSeconds - counters!.CoveredSeconds;
+        var countersPartial = counterPass is not null && uncovered > Math.Max(0.05 * counterPass.Duration.TotalSeconds, 0.1);
+        var hopPassCountedAll = hopPass is { Figures.EventsLost: 0, Unrecorded.Ticks: 0 } && hopPass.Figures.Hops.WorkItems > 0;
+        if (countersPartial)
+        {
+            warnings.Add(new ReportWarning("counters-partial", string.Create(CultureInfo.InvariantCulture,
+                $"The System.Runtime counters cover {counters!.CoveredSeconds:0.0} s of the {counterPass!.Duration.TotalSeconds:0.0} s recorded (the last payload comes up to an interval before the end): allocated bytes and lock contentions are low by what the last {uncovered:0.0} s did{(hopPassCountedAll ? "; work items are the hop pass's own count" : ", and so are work items")}.")));
+        }
         Figure? allocated = counters?.AllocatedBytes is { } bytes ? Figure.Exact(bytes, counterSource) : null;
         if (allocated is null && allocationPass is not null)
         {
@@ -306,6 +317,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // A windowed hop pass keeps its whole-pass counters apart from its windows' figures: those, not the windows'
             // own dequeues, are the pass's work items (the scaled hops are counted against them).
             CompletedWorkItems = (counterPass is null || counterPass == hopPass) && hopScale is { Windowed: true } ? Figure.Exact(hopScale.TotalWorkItems, FigureSource.HopPass)
+                : countersPartial && hopPassCountedAll ? Figure.Exact(hopPass!.Figures.Hops.WorkItems, FigureSource.HopPass)
                 : counters?.CompletedWorkItems is { } items ? Figure.Exact(items, counterSource)
                 : hopPass is not null ? Figure.Exact(hopPass.Figures.Hops.WorkItems, FigureSource.HopPass) : null,
             LockContentions = counters?.LockContentions is { } contentions ? Figure.Exact(contentions, counterSource) : null,

@@ -363,4 +363,22 @@ public class ReportBuilderTests
         // Ratio estimator: R = 0.5, residuals (10 − 50)² + (90 − 50)² = 3,200; var(R) = 3,200 / (2 × 1 × 100²) = 0.16.
         Assert.Equal((1.96 * 0.4 * total) + (0.5 * lastInterval / 2), hops.ErrorBound, 6);
     }
+
+    [Theory]
+    [InlineData(3.0, false)] // the counters cover all of the 3 s recorded: their work items stand
+    [InlineData(1.0, true)] // a process that exited 1 s after its last payload: those counters are low
+    public void Counters_that_stop_before_the_recording_ends_are_said_to_be_low_and_a_complete_hop_pass_counts_the_work_items(double coveredSeconds, bool partial)
+    {
+        var (modules, _, _) = Readers();
+        var hops = YieldWindow(modules, workItems: 300, hopping: 300);
+        for (var second = 0; second < coveredSeconds; second++)
+        {
+            hops.Counters.OnCounter("threadpool-completed-items-count", 100, intervalSeconds: 1);
+        }
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops), Duration = TimeSpan.FromSeconds(3) });
+
+        Assert.Equal(partial ? 300 : 100 * coveredSeconds, report.Totals.CompletedWorkItems!.Value);
+        Assert.Equal(partial, report.Warnings.Any(w => w.Code == "counters-partial"));
+    }
 }
