@@ -7,7 +7,6 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
-using Microsoft.CodeAnalysis.Text;
 
 namespace AsyncCost.Analyzers.Internal;
 
@@ -26,6 +25,7 @@ internal sealed class CallSites
     private readonly Compilation _compilation;
     private readonly ConcurrentDictionary<IMethodSymbol, Found> _found = new(SymbolEqualityComparer.Default);
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _everyCallCanAwait = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<SyntaxTree, string> _texts = new();
 
     public CallSites(Compilation compilation) => _compilation = compilation;
 
@@ -142,7 +142,7 @@ internal sealed class CallSites
         foreach (var tree in TreesToSearch(method))
         {
             SyntaxNode? root = null;
-            foreach (var position in Occurrences(tree.GetText(), method.Name))
+            foreach (var position in Occurrences(tree, method.Name))
             {
                 root ??= tree.GetRoot();
                 var token = root.FindToken(position);
@@ -252,29 +252,16 @@ internal sealed class CallSites
         return trees;
     }
 
-    // Where the name starts in the text, read in chunks (overlapping by the name's length) so that no copy of a
-    // whole file is made.
-    private static List<int> Occurrences(SourceText text, string name)
+    // Where the name starts in the tree's text. The text is read as one string, once per tree and compilation (for most
+    // files that is the string the text already holds; a large file's chunks are joined once), so that each search is
+    // one vectorized scan of it, not a copy of the file per method asked about.
+    private List<int> Occurrences(SyntaxTree tree, string name)
     {
-        const int ChunkSize = 16384;
+        var text = _texts.GetOrAdd(tree, t => t.GetText().ToString());
         var found = new List<int>();
-        var buffer = new char[ChunkSize + name.Length];
-        for (var start = 0; start < text.Length; start += ChunkSize)
+        for (var at = text.IndexOf(name, System.StringComparison.Ordinal); at >= 0; at = text.IndexOf(name, at + 1, System.StringComparison.Ordinal))
         {
-            var count = System.Math.Min(ChunkSize + name.Length - 1, text.Length - start);
-            text.CopyTo(start, buffer, 0, count);
-            var chunk = new System.ReadOnlySpan<char>(buffer, 0, count);
-            var limit = System.Math.Min(ChunkSize, count);
-            for (var offset = 0; offset < limit; )
-            {
-                var at = System.MemoryExtensions.IndexOf(chunk.Slice(offset), System.MemoryExtensions.AsSpan(name), System.StringComparison.Ordinal);
-                if (at < 0 || offset + at >= limit)
-                {
-                    break;
-                }
-                found.Add(start + offset + at);
-                offset += at + 1;
-            }
+            found.Add(at);
         }
         return found;
     }
