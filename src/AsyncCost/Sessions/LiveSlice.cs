@@ -137,7 +137,8 @@ internal static class LiveSlice
             : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
         var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
-            content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0, options.StackWalks && !countersOnly);
+            content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0,
+            (options.StackWalks || pass.Pass == MeasurementPasses.Cpu) && !countersOnly);
         var session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         using (session)
         {
@@ -155,7 +156,7 @@ internal static class LiveSlice
             }
             var clock = System.Diagnostics.Stopwatch.StartNew();
             var reader = new EventReader(pass.Methods);
-            var reading = Task.Factory.StartNew(() => ReadToEnd(stream, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            var reading = Task.Factory.StartNew(() => ReadToEnd(stream.Reader, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
             // /proc is polled every 100 ms so threads that exit (or a child that ends) keep nearly all their switches; progress every 500 ms.
             var ticks = 0;
             using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(100), () =>
@@ -191,8 +192,13 @@ internal static class LiveSlice
                 }
             }
             await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
-            await ticker.DisposeAsync().ConfigureAwait(false);
             stream.ThrowIfWriteFailed();
+            if (pass.Pass == MeasurementPasses.Cpu && !countersOnly)
+            {
+                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them.
+                StackSampleReader.Read(stream.FilePath, reader.Cpu, pass.Methods, cancellationToken);
+            }
+            await ticker.DisposeAsync().ConfigureAwait(false);
             if (countersOnly)
             {
                 pass.WindowedPassCounters.Add(reader.Counters);

@@ -328,6 +328,10 @@ internal static class SessionRunner
                 }
             }
             commandLine ??= reader.CommandLine;
+            if (reader.StackSamples > 0 && failure is null)
+            {
+                StackSampleReader.Read(file, reader.Cpu, methods, cancellationToken);
+            }
             var trace = (file, reader, clock.Elapsed, failure is not null);
             if (TracePass.FromEvents(reader) is { } pass)
             {
@@ -359,8 +363,8 @@ internal static class SessionRunner
             group.CutShort |= damagedTrace;
         }
 
-        // A report's passes run allocations first, whatever order the files came in.
-        var results = passes.OrderBy(p => p.Key == MeasurementPasses.Allocations ? 0 : 1).Select(p => new PassResult
+        // A report's passes run allocations first, then hops, then cpu, whatever order the files came in.
+        var results = passes.OrderBy(p => p.Key).Select(p => new PassResult
         {
             Pass = p.Key,
             Figures = p.Value.Figures,
@@ -597,6 +601,10 @@ internal static class SessionRunner
         if (passes.HasFlag(MeasurementPasses.Hops))
         {
             list.Add(MeasurementPasses.Hops);
+        }
+        if (passes.HasFlag(MeasurementPasses.Cpu))
+        {
+            list.Add(MeasurementPasses.Cpu);
         }
         return list.Count > 0 ? list : throw new ArgumentException("Choose at least one pass.", nameof(passes));
     }
