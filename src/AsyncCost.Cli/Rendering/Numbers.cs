@@ -57,9 +57,6 @@ internal static class Numbers
     /// <summary>A time in milliseconds ("~1,234 ms ±3%"); an estimate held to three significant digits.</summary>
     public static string Milliseconds(Figure? figure) => Figure(figure, value => Count(SignificantDigits(value, 3)) + " ms");
 
-    /// <summary>A time in microseconds ("~0.152 µs ±3%").</summary>
-    public static string Microseconds(Figure? figure) => Figure(figure, value => SignificantDigits(value, 3).ToString("0.###", CultureInfo.InvariantCulture) + " µs");
-
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
     public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);
 

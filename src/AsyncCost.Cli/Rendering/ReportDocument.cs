@@ -190,12 +190,13 @@ internal static class ReportDocument
     {
         var table = new TextTable("Time in async methods (cpu pass), most first",
         [
-            new("Method", ColumnAlignment.Left), new("Running"), new("Blocked in waits"), new("Running/call"), new("Share"),
+            new("Method", ColumnAlignment.Left), new("Running"), new("Blocked in waits"), new("Share"),
         ])
         {
             Note = "From stack samples (~1 per ms per thread): a sample is charged to the innermost async method on its stack, with the "
                 + "synchronous code it calls; blocked = in a Monitor, WaitHandle, Task.Wait/Result/GetResult or Sleep it made. A runnable "
-                + "thread the OS had not scheduled counts as running. Per call where a pass counted the calls. Share: of all samples in async methods.",
+                + "thread the OS had not scheduled counts as running, so concurrent requests can add up to more than the cores' time. Share: of all samples in async methods. "
+                + "No time per call: the cpu pass records its own slice of time (or its own run of a launched command), not the one the calls were counted in.",
         };
         var rows = Rows(report, allMethods).Where(m => m.CpuMilliseconds is not null).ToList();
         var total = rows.Sum(m => m.CpuMilliseconds!.Value + (m.WaitMilliseconds?.Value ?? 0));
@@ -206,7 +207,6 @@ internal static class ReportDocument
                 method.DisplayName,
                 Numbers.Milliseconds(method.CpuMilliseconds),
                 Numbers.Milliseconds(method.WaitMilliseconds),
-                method.Calls is { Value: > 0 } calls ? Numbers.Microseconds(method.CpuMilliseconds.Per(calls.Value / 1000)) : "-",
                 Numbers.Percent(total > 0 ? time / total : null));
         }
 

@@ -437,13 +437,15 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
             var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
             var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
+            // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
+            var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
             return new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = callsCounted ? suspendingCalls : sampledCalls ?? suspendingCalls,
+                Calls = callsCounted ? suspendingCalls : callsUnseen ? null : sampledCalls ?? suspendingCalls,
                 SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
