@@ -27,7 +27,7 @@ internal static class TracePass
     public static MeasurementPasses ForUndecided(string file, IReadOnlyCollection<MeasurementPasses> decided)
     {
         var name = Path.GetFileName(file);
-        foreach (var pass in (MeasurementPasses[])[MeasurementPasses.Allocations, MeasurementPasses.Hops])
+        foreach (var pass in (MeasurementPasses[])[MeasurementPasses.Allocations, MeasurementPasses.Hops, MeasurementPasses.Cpu])
         {
             if (name.Contains("." + PassName(pass) + ".", StringComparison.OrdinalIgnoreCase))
             {
