@@ -124,11 +124,13 @@ internal static class LiveSlice
         }
     }
 
-    /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), reads until the
-    /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
+    /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), records until the
+    /// duration, cancellation or the end of the stream, parses what it spooled, and returns the stop reason;
+    /// <paramref name="onRecorded"/> hears the reason as soon as the recording has stopped, before the parsing ends.</summary>
     public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
         TimeSpan? duration, string? outputFile, bool useAllocationTick, SessionOptions options, ThreadSwitchMonitor? monitor,
-        Action? onStarted, CancellationToken cancellationToken, SliceContent content = SliceContent.Pass, double? counterIntervalSeconds = null)
+        Action? onStarted, CancellationToken cancellationToken, SliceContent content = SliceContent.Pass, double? counterIntervalSeconds = null,
+        Action<StopReason>? onRecorded = null)
     {
         cancellationToken.ThrowIfCancellationRequested();
         var countersOnly = content == SliceContent.CountersOnly;
@@ -191,6 +193,7 @@ internal static class LiveSlice
                     await StopAsync(session, stream.Received).ConfigureAwait(false);
                 }
             }
+            onRecorded?.Invoke(reason);
             await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
             stream.ThrowIfWriteFailed();
             if (pass.Pass == MeasurementPasses.Cpu && !countersOnly)
@@ -199,16 +202,19 @@ internal static class LiveSlice
                 StackSampleReader.Read(stream.FilePath, reader.Cpu, pass.Methods, cancellationToken);
             }
             await ticker.DisposeAsync().ConfigureAwait(false);
-            if (countersOnly)
+            lock (pass) // a windowed hop pass parses one window while it records the next
             {
-                pass.WindowedPassCounters.Add(reader.Counters);
+                if (countersOnly)
+                {
+                    pass.WindowedPassCounters.Add(reader.Counters);
+                }
+                else
+                {
+                    pass.Figures.Add(reader);
+                    pass.Duration += recorded;
+                }
+                pass.Bytes += stream.BytesRead;
             }
-            else
-            {
-                pass.Figures.Add(reader);
-                pass.Duration += recorded;
-            }
-            pass.Bytes += stream.BytesRead;
             options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead, stream.BytesReceived));
             return reason;
         }
