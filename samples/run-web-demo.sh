@@ -3,11 +3,11 @@
 # each as a real Kestrel service on a free loopback port, drive a bounded loopback load at /checkout, attach with
 # `dotnet-asynccost collect -p PID --sarif`, print the hot findings, stop the service. Fails if the costly service's top
 # finding did not run or the Fixed twin has findings.
-# Usage: bash samples/run-web-demo.sh [seconds recorded per service]   (default 10: 5 s per pass)
+# Usage: bash samples/run-web-demo.sh [seconds recorded per service]   (default 12: 4 s per pass, allocations, hops and cpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds="${1:-10}"
+seconds="${1:-12}"
 out="artifacts/web-demo"
 mkdir -p "$out"
 step() { printf '\n==> %s\n' "$*"; }
@@ -54,7 +54,7 @@ for sample in WebShop WebShop.Fixed; do
   load "$url" $((seconds + 4)) 200000 >"$out/$sample.load.log" &
   loader=$!
   sleep 1
-  "${tool[@]}" collect -p "$service" --duration "$(printf '00:00:%02d' "$seconds")" --sarif "$out/$sample.sarif" -o "$out/$sample" \
+  "${tool[@]}" collect -p "$service" --duration "$(printf '00:00:%02d' "$seconds")" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample" \
     | tee "$out/$sample.log"
   wait "$loader"
   cat "$out/$sample.load.log"

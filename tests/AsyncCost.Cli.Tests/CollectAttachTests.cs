@@ -74,8 +74,10 @@ public sealed class WindowedHopPassTests
     public async Task A_hop_duty_below_one_records_windows_and_still_gives_one_hop_per_yield()
     {
         using var workload = await ChildProcess.StartYieldLoopAsync();
+        using var directory = new TemporaryDirectory("asynccost-windows-");
+        var output = directory.File("run");
 
-        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--passes", "hops", "--hop-duty", "0.25", "--duration", "00:00:08", "--format", "json");
+        var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--passes", "hops", "--hop-duty", "0.25", "--duration", "00:00:08", "--format", "json", "-o", output);
 
         await workload.StopLoopAsync();
         Assert.True(result.ExitCode == 0, result.ToString());
@@ -87,5 +89,12 @@ public sealed class WindowedHopPassTests
         Assert.InRange(row.HopsPerCall?.Value ?? 0, 0.9, 1.1);
         // The pass's work items are the whole pass's (counters across it), not the windows' own: one per yield, like the hops.
         Assert.InRange(report.Totals.CompletedWorkItems!.Value, report.Totals.Hops!.Value * 0.9, report.Totals.Hops.Value * 1.1);
+
+        // The windows' traces read again: no counters came with them, so their counts are the windows' own, and it is said.
+        var windows = Directory.GetFiles(directory.Path, "*.nettrace");
+        Assert.True(windows.Length >= 2, string.Join(", ", windows) + ": " + string.Join(" ", report.Warnings.Select(w => w.Message)));
+        var reported = await ChildProcess.RunToolAsync(["report", .. windows, "--format", "json"]);
+        Assert.True(reported.ExitCode == 0, reported.ToString());
+        Assert.Contains(AsyncCostReportJson.Deserialize(reported.StandardOutput).Warnings, w => w.Code == "hop-windows-unscaled");
     }
 }

@@ -178,12 +178,14 @@ public sealed class ProvidersCommandTests
 
         Assert.True(result.ExitCode == 0, result.ToString());
         var lines = result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        Assert.Equal(4, lines.Length);
+        Assert.Equal(6, lines.Length);
         Assert.StartsWith("# allocations pass", lines[0], StringComparison.Ordinal);
         Assert.Contains("Microsoft-Windows-DotNETRuntime:0x", lines[1], StringComparison.Ordinal);
         Assert.DoesNotContain("TplEventSource", lines[1], StringComparison.Ordinal);
         Assert.StartsWith("# hops pass", lines[2], StringComparison.Ordinal);
         Assert.Contains("System.Threading.Tasks.TplEventSource:0x", lines[3], StringComparison.Ordinal);
+        Assert.StartsWith("# cpu pass", lines[4], StringComparison.Ordinal);
+        Assert.StartsWith("Microsoft-DotNETCore-SampleProfiler:0x", lines[5], StringComparison.Ordinal);
     }
 
     [Fact]
@@ -197,7 +199,7 @@ public sealed class ProvidersCommandTests
         Assert.True((bool)request["RequestRundown"]!);
         Assert.Contains(request["Providers"]!.AsArray(), p => (string)p!["Name"]! == "System.Threading.Tasks.TplEventSource" && ((string)p["Keywords"]!).StartsWith("0x", StringComparison.Ordinal));
         var perPass = JsonNode.Parse(both.StandardOutput)!.AsObject();
-        Assert.Equal(["allocations", "hops"], perPass.Select(p => p.Key));
+        Assert.Equal(["allocations", "hops", "cpu"], perPass.Select(p => p.Key));
         Assert.Equal(request.ToJsonString(), perPass["hops"]!.ToJsonString());
     }
 }

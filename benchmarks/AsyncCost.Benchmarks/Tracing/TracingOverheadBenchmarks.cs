@@ -20,6 +20,9 @@ public enum TracedBy
 
     /// <summary>The hop pass in windows: 1 s recorded in every 10 s, counters only between them (SessionOptions.HopDutyCycle 0.1).</summary>
     HopPassWindowed,
+
+    /// <summary>The cpu pass: the sample profiler with stacks (about one sample per thread per millisecond), method events.</summary>
+    CpuPass,
 }
 
 /// <summary>

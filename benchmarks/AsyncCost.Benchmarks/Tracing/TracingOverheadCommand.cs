@@ -18,15 +18,16 @@ public static class TracingOverheadCommand
 {
     public const string Name = "tracing-overhead";
 
-    private static readonly TracedBy[] AllModes = [TracedBy.Nothing, TracedBy.AllocationPass, TracedBy.HopPass, TracedBy.HopPassWindowed];
+    private static readonly TracedBy[] AllModes = [TracedBy.Nothing, TracedBy.AllocationPass, TracedBy.HopPass, TracedBy.HopPassWindowed, TracedBy.CpuPass];
 
-    /// <summary>The workloads and the modes each runs. The long yield run is for the windowed pass alone: its 10 s cycle
-    /// (1 s window, 9 s untraced) needs a run of many seconds to show its steady cost, and the continuous hop pass would
-    /// take minutes on it.</summary>
+    /// <summary>The workloads and the modes each runs. The long yield run is for the windowed hop pass and the cpu pass: the
+    /// windowed pass's 10 s cycle (1 s window, 9 s untraced) needs a run of many seconds to show its steady cost, and the
+    /// continuous hop pass would take minutes on it.</summary>
     private static readonly (string Scenario, int Count, string What, TracedBy[] Modes)[] Workloads =
     [
-        ("yield", 10_000_000, "await Task.Yield() per call: one box + one thread-pool hop", AllModes),
-        ("yield", 100_000_000, "the same, long enough for several hop windows", [TracedBy.Nothing, TracedBy.HopPassWindowed]),
+        // 2 M calls: the continuous hop pass writes ~14 events per call, ~0.5 GB of trace to spool and parse.
+        ("yield", 2_000_000, "await Task.Yield() per call: one box + one thread-pool hop", AllModes),
+        ("yield", 100_000_000, "the same, long enough for several hop windows", [TracedBy.Nothing, TracedBy.HopPassWindowed, TracedBy.CpuPass]),
         ("task-sync", 5_000_000, "await of a synchronously completed Task<decimal>: one 80 B task per call", AllModes),
     ];
 
@@ -88,7 +89,12 @@ public static class TracingOverheadCommand
             var command = new LaunchCommand { FileName = "dotnet", Arguments = arguments, StandardOutput = line => { lock (lines) { lines.Add(line); } } };
             var options = new SessionOptions
             {
-                Passes = mode == TracedBy.AllocationPass ? MeasurementPasses.Allocations : MeasurementPasses.Hops,
+                Passes = mode switch
+                {
+                    TracedBy.AllocationPass => MeasurementPasses.Allocations,
+                    TracedBy.CpuPass => MeasurementPasses.Cpu,
+                    _ => MeasurementPasses.Hops,
+                },
                 HopDutyCycle = mode == TracedBy.HopPassWindowed ? 0.1 : 1,
             };
             var report = AsyncCostSession.LaunchAsync(command, options).GetAwaiter().GetResult();

@@ -30,8 +30,9 @@ internal static class CollectCommand
         var processId = CommonOptions.ProcessId();
         var processName = CommonOptions.ProcessName();
         var duration = CommonOptions.Duration("Stop after this long (over all passes). Default: until Enter, Ctrl+C, or the process exits.");
-        var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own) and hops "
-            + "(TPL events on). Default both; a launched command then runs once per pass.");
+        var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own), hops "
+            + "(TPL events on) and cpu (stack samples: time per async method, running and blocked, also for calls that complete synchronously; "
+            + "opt-in). Default allocations,hops; a launched command runs once per pass.");
         var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes; <file>.<pass>.<n>.nettrace for each later slice "
             + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
@@ -104,25 +105,26 @@ internal static class CollectCommand
                     using var relay = ChildOutput.Open(parse.GetValue(childOutput), status);
                     status.WriteLine($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
                         ? ": once per pass, allocations (TPL events off) then hops (TPL events on)."
-                        : $" ({PassesText(chosenPasses)} pass)."));
+                        : $" ({PassesText(chosenPasses)} {(IsSinglePass(chosenPasses) ? "pass" : "passes, once per pass")})."));
                     var child = new LaunchCommand { FileName = launch[0], Arguments = launch[1..], StandardOutput = relay.WriteLine, StandardError = relay.WriteLine };
                     return await AsyncCostSession.LaunchAsync(child, options, stop).ConfigureAwait(false);
                 }
 
                 var target = CommonOptions.ResolveProcess(pid, name);
-                status.WriteLine($"Attaching to process {target}: {PassesText(chosenPasses)}" + (chosenPasses == MeasurementPasses.All ? " passes in turn." : " pass."));
+                status.WriteLine($"Attaching to process {target}: {PassesText(chosenPasses)}" + (IsSinglePass(chosenPasses) ? " pass." : " passes in turn."));
                 return await AsyncCostSession.AttachAsync(target, options, stop).ConfigureAwait(false);
             }, ExitCodeOf);
         });
         return collect;
     }
 
-    private static string PassesText(MeasurementPasses passes) => passes switch
+    private static string PassesText(MeasurementPasses passes)
     {
-        MeasurementPasses.Allocations => "allocations",
-        MeasurementPasses.Hops => "hops",
-        _ => "allocations and hops",
-    };
+        var names = new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops, MeasurementPasses.Cpu }.Where(p => passes.HasFlag(p)).Select(p => p.ToString().ToLowerInvariant()).ToList();
+        return names.Count == 1 ? names[0] : string.Join(", ", names[..^1]) + " and " + names[^1];
+    }
+
+    private static bool IsSinglePass(MeasurementPasses passes) => (passes & (passes - 1)) == 0;
 
     /// <summary>
     /// A launched command's own exit code (0 when the user stopped it: the tool ended it, so it has none of its own);

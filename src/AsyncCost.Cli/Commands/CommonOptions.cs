@@ -48,11 +48,13 @@ internal static class CommonOptions
         CustomParser = ParseDuration,
     };
 
-    public static Option<MeasurementPasses> Passes(string what) => new("--passes")
+    /// <param name="what">The option's description.</param>
+    /// <param name="allowCpu">False where the CPU pass cannot run (monitor: its stacks are named only from a whole trace).</param>
+    public static Option<MeasurementPasses> Passes(string what, bool allowCpu = true) => new("--passes")
     {
         Description = what,
-        HelpName = "allocations,hops",
-        CustomParser = ParsePasses,
+        HelpName = allowCpu ? "allocations,hops[,cpu]" : "allocations,hops",
+        CustomParser = result => ParsePasses(result, allowCpu),
     };
 
     internal static ReportFormat ParseFormat(ArgumentResult result)
@@ -80,8 +82,9 @@ internal static class CommonOptions
         return null;
     }
 
-    internal static MeasurementPasses ParsePasses(ArgumentResult result)
+    internal static MeasurementPasses ParsePasses(ArgumentResult result, bool allowCpu = true)
     {
+        var known = allowCpu ? "allocations, hops, cpu" : "allocations, hops";
         var passes = MeasurementPasses.None;
         foreach (var name in result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
         {
@@ -93,15 +96,21 @@ internal static class CommonOptions
                 case "hops":
                     passes |= MeasurementPasses.Hops;
                     break;
+                case "cpu" when allowCpu:
+                    passes |= MeasurementPasses.Cpu;
+                    break;
+                case "cpu":
+                    result.AddError("--passes: the cpu pass needs a whole trace to name its stacks' methods: use 'collect --passes cpu'.");
+                    return MeasurementPasses.None;
                 default:
-                    result.AddError($"--passes: unknown pass '{name}'; use allocations, hops, or allocations,hops.");
+                    result.AddError($"--passes: unknown pass '{name}'; use {known}, comma-separated (e.g. allocations,hops).");
                     return MeasurementPasses.None;
             }
         }
 
         if (passes == MeasurementPasses.None)
         {
-            result.AddError("--passes: name at least one pass: allocations, hops, or allocations,hops.");
+            result.AddError($"--passes: name at least one pass: {known}, comma-separated.");
         }
 
         return passes;

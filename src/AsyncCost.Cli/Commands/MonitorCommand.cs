@@ -34,7 +34,7 @@ internal static class MonitorCommand
         var passes = CommonOptions.Passes("Which streams the one session carries: allocations (bytes/s, objects/s, calls/s; the default) or "
             + "hops (hops/s, calls/s), or both. The hop stream stays on for the whole session (a session's providers cannot change): TPL events "
             + "cost on every await, can slow hop-heavy code many times over and then arrive late (the summary says how far behind), and with "
-            + "both the bytes include what TPL tracing adds to every await.");
+            + "both the bytes include what TPL tracing adds to every await.", allowCpu: false);
         var top = new Option<int>("--top") { Description = "How many methods to show.", DefaultValueFactory = _ => 10 };
         var duration = CommonOptions.Duration("Stop after this long. Default: until 'q', Ctrl+C, or the process exits.");
         var monitor = new Command("monitor", "Watch the most expensive async methods live: one session for the whole run, the table redrawn "

@@ -28,10 +28,10 @@ internal static class ProvidersCommand
     {
         var pass = new Option<string?>("--pass")
         {
-            Description = "One pass: allocations or hops. Without it, both: for dotnet-trace one line each after a # comment, for dotnet-monitor one JSON object keyed by pass.",
-            HelpName = "allocations|hops",
+            Description = "One pass: allocations, hops or cpu. Without it, all three: for dotnet-trace one line each after a # comment, for dotnet-monitor one JSON object keyed by pass.",
+            HelpName = "allocations|hops|cpu",
         };
-        pass.AcceptOnlyFromAmong("allocations", "hops");
+        pass.AcceptOnlyFromAmong("allocations", "hops", "cpu");
         var tool = new Option<string>("--for")
         {
             Description = "The recording tool: dotnet-trace (its --providers value) or dotnet-monitor (the JSON body of POST /trace).",
@@ -50,7 +50,8 @@ internal static class ProvidersCommand
             {
                 "allocations" => [MeasurementPasses.Allocations],
                 "hops" => [MeasurementPasses.Hops],
-                _ => new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops },
+                "cpu" => [MeasurementPasses.Cpu],
+                _ => new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops, MeasurementPasses.Cpu },
             };
             if (target == Tool.DotNetMonitor)
             {
@@ -74,7 +75,10 @@ internal static class ProvidersCommand
         return command;
     }
 
-    private static string Describe(MeasurementPasses pass) => pass == MeasurementPasses.Allocations
-        ? "allocations pass (TPL events off): bytes and objects per async method"
-        : "hops pass (TPL events on): thread-pool hops and blocking waits per async method";
+    private static string Describe(MeasurementPasses pass) => pass switch
+    {
+        MeasurementPasses.Allocations => "allocations pass (TPL events off): bytes and objects per async method",
+        MeasurementPasses.Hops => "hops pass (TPL events on): thread-pool hops and blocking waits per async method",
+        _ => "cpu pass (stack samples; dotnet-trace collects stacks by default): time per async method, running and blocked",
+    };
 }

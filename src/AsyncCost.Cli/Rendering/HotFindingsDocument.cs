@@ -14,7 +14,8 @@ internal static class HotFindingsDocument
             new("Cost", ColumnAlignment.Left), new("Share"), new("Calls"), new("Bytes/call"), new("Hops/call"),
         ])
         {
-            Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits). "
+            Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits); "
+                + "'(time)': none of that is tied to it, and the share is of the time the cpu pass sampled in async methods. "
                 + "Not exercised: the trace's method events show the method never ran. Not observable: it ran, or the trace cannot tell, but no pass could "
                 + "see it (a call that completes synchronously without allocating, or a Task<T> several methods return); json's verdictReason says which.",
         };
@@ -67,7 +68,8 @@ internal static class HotFindingsDocument
         return table;
     }
 
-    private static string VerdictText(HotFinding row) => row.Verdict == FindingVerdict.Measured ? Numbers.Percent(row.Share) : VerdictName(row.Verdict).Replace('-', ' ');
+    private static string VerdictText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
+        : Numbers.Percent(row.Share) + (row.ShareIsTime ? " (time)" : "");
 
     private static string VerdictName(FindingVerdict verdict) => verdict switch
     {

@@ -54,6 +54,9 @@ internal static class Numbers
         return figure.Value == 0 ? "<" + format(figure.ErrorBound) : "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError);
     }
 
+    /// <summary>A time in milliseconds ("~1,234 ms ±3%"); an estimate held to three significant digits.</summary>
+    public static string Milliseconds(Figure? figure) => Figure(figure, value => Count(SignificantDigits(value, 3)) + " ms");
+
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
     public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);
 

@@ -12,7 +12,12 @@ internal static class ReportDocument
     /// <param name="allMethods">List framework and library methods one by one instead of one row per assembly.</param>
     public static TextDocument Create(AsyncCostReport report, bool allMethods = false)
     {
-        var tables = new List<TextTable> { Methods(report, allMethods) };
+        // A cpu pass alone has nothing for the bytes-and-hops table.
+        var tables = report.Passes.All(p => p.Pass == MeasurementPasses.Cpu) ? new List<TextTable>() : [Methods(report, allMethods)];
+        if (report.Methods.Any(m => m.CpuMilliseconds is not null))
+        {
+            tables.Add(Time(report, allMethods));
+        }
         if (report.UnattributedAllocations.Count > 0)
         {
             tables.Add(Unattributed(report));
@@ -181,6 +186,33 @@ internal static class ReportDocument
         return table;
     }
 
+    private static TextTable Time(AsyncCostReport report, bool allMethods)
+    {
+        var table = new TextTable("Time in async methods (cpu pass), most first",
+        [
+            new("Method", ColumnAlignment.Left), new("Running"), new("Blocked in waits"), new("Share"),
+        ])
+        {
+            Note = "From stack samples (~1 per ms per thread): a sample is charged to the innermost async method on its stack, with the "
+                + "synchronous code it calls; blocked = in a Monitor, WaitHandle, Task.Wait/Result/GetResult or Sleep it made. A runnable "
+                + "thread the OS had not scheduled counts as running, so concurrent requests can add up to more than the cores' time. Share: of all samples in async methods. "
+                + "No time per call: the cpu pass records its own slice of time (or its own run of a launched command), not the one the calls were counted in.",
+        };
+        var rows = Rows(report, allMethods).Where(m => m.CpuMilliseconds is not null).ToList();
+        var total = rows.Sum(m => m.CpuMilliseconds!.Value + (m.WaitMilliseconds?.Value ?? 0));
+        foreach (var method in rows.OrderByDescending(m => m.CpuMilliseconds!.Value + (m.WaitMilliseconds?.Value ?? 0)))
+        {
+            var time = method.CpuMilliseconds!.Value + (method.WaitMilliseconds?.Value ?? 0);
+            table.AddRow(
+                method.DisplayName,
+                Numbers.Milliseconds(method.CpuMilliseconds),
+                Numbers.Milliseconds(method.WaitMilliseconds),
+                Numbers.Percent(total > 0 ? time / total : null));
+        }
+
+        return table;
+    }
+
     private static TextTable Unattributed(AsyncCostReport report)
     {
         var table = new TextTable("Allocations not tied to an async method (largest types)",
@@ -251,10 +283,11 @@ internal static class ReportDocument
     {
         FigureSource.AllocationPass => "allocations",
         FigureSource.HopPass => "hops",
+        FigureSource.CpuPass => "cpu",
         _ => "os",
     };
 
-    private static string PassName(MeasurementPasses pass) => pass == MeasurementPasses.Hops ? "hops" : "allocations";
+    private static string PassName(MeasurementPasses pass) => pass.ToString().ToLowerInvariant();
 
     private static string StopReasonText(StopReason reason) => reason switch
     {

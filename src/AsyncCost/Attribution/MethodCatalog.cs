@@ -148,8 +148,77 @@ internal sealed class MethodCatalog
     /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
     public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);
 
+    /// <summary>Where a frame's type ends and its method starts: dots inside generic arguments ("Dictionary`2[System.String,
+    /// System.Int32]") or generated names ("&lt;Ns.IFoo.GetAsync&gt;d__1") are not it.</summary>
+    private static int LastDotOutsideBrackets(string frame)
+    {
+        var depth = 0;
+        var last = -1;
+        for (var i = 0; i < frame.Length; i++)
+        {
+            switch (frame[i])
+            {
+                case '[' or '<':
+                    depth++;
+                    break;
+                case ']' or '>':
+                    depth--;
+                    break;
+                case '.' when depth == 0:
+                    last = i;
+                    break;
+            }
+        }
+        return last;
+    }
+
     /// <summary>Every state machine's full runtime name known.</summary>
     public IEnumerable<string> AllStateMachines() => Table().AllStateMachines();
+
+    /// <summary>
+    /// A resolver of stack frames ("Ns.T+&lt;GetAsync&gt;d__2.MoveNext", "Ns.T.GetAsync": type and method, no signature) to the
+    /// async method each is: a state machine's MoveNext, or the method itself when the JIT inlined MoveNext into it, which
+    /// is known by a state machine named after it. Memoized: one resolver serves one trace's samples.
+    /// </summary>
+    public Func<string, AsyncMethodName?> AsyncMethodFrames()
+    {
+        var byMethod = new Dictionary<string, AsyncMethodName>(StringComparer.Ordinal);
+        foreach (var stateMachine in AllStateMachines())
+        {
+            // "Ns.T+<GetAsync>d__2" is GetAsync's, "Ns.T+<<Main>$>g__Local|0_3>d" is the local function "<<Main>$>g__Local|0_3"'s.
+            var nested = stateMachine.LastIndexOf('+');
+            var name = stateMachine[(nested + 1)..];
+            var end = name.LastIndexOf(">d", StringComparison.Ordinal);
+            if (nested > 0 && end > 1 && AsyncMethodName.Parse(stateMachine) is { } method)
+            {
+                byMethod.TryAdd(stateMachine[..nested] + "." + name[1..end], method);
+            }
+        }
+        var resolved = new Dictionary<string, AsyncMethodName?>(StringComparer.Ordinal);
+        return frame =>
+        {
+            if (!resolved.TryGetValue(frame, out var method))
+            {
+                method = Resolve(frame);
+                resolved.Add(frame, method);
+            }
+            return method;
+        };
+
+        AsyncMethodName? Resolve(string frame)
+        {
+            var dot = LastDotOutsideBrackets(frame);
+            if (dot <= 0)
+            {
+                return null;
+            }
+            var typeName = RuntimeTypeName.Parse(frame[..dot]).Name;
+            var methodName = frame[(dot + 1)..];
+            return methodName == "MoveNext" && AsyncMethodName.Parse(typeName) is { Kind: not GeneratedTypeKind.Closure } stateMachine
+                ? stateMachine
+                : byMethod.GetValueOrDefault(typeName + "." + methodName);
+        }
+    }
 
     /// <summary>The async methods whose return type prints as <paramref name="taskTypeName"/> ("System.Threading.Tasks.Task`1[System.Decimal]").</summary>
     public IReadOnlyList<AsyncMethodName> MethodsReturning(string taskTypeName) => Table().MethodsReturning(taskTypeName);

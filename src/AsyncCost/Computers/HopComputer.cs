@@ -148,7 +148,7 @@ internal sealed class HopComputer
         }
     }
 
-    public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs = 0)
+    public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs)
     {
         var thread = Thread(threadId);
         thread.Pending = null;
@@ -177,7 +177,7 @@ internal sealed class HopComputer
         }
     }
 
-    public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs = 0)
+    public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs)
     {
         var thread = Thread(threadId);
         thread.Pending = null;

@@ -21,6 +21,11 @@ internal sealed class EventReader
     public AllocationComputer Allocations { get; private set; } = new();
     public HopComputer Hops { get; private set; } = new();
     public CounterComputer Counters { get; private set; } = new();
+
+    /// <summary>Stack samples per async method: filled from the saved stream by <see cref="StackSampleReader"/>, which needs the
+    /// whole file to name the stacks' frames.</summary>
+    public CpuComputer Cpu { get; } = new();
+
     public MethodCatalog Methods { get; }
 
     /// <summary>Events read so far (safe to read from another thread).</summary>
@@ -28,6 +33,9 @@ internal sealed class EventReader
 
     /// <summary>True once a TplEventSource event was seen: allocations in this stream include the TPL observer effect.</summary>
     public bool SawTplEvents { get; private set; }
+
+    /// <summary>Sample-profiler events read: the stream is a CPU pass.</summary>
+    public long StackSamples { get; private set; }
 
     /// <summary>EventPipe events the runtime dropped (buffer full), as reported by the stream.</summary>
     public long EventsLost { get; private set; }
@@ -160,6 +168,9 @@ internal sealed class EventReader
                 break;
             case KnownEvents.CountersProvider when e.EventName == "EventCounters":
                 OnCounters(e);
+                break;
+            case KnownEvents.SampleProfilerProvider:
+                StackSamples++;
                 break;
             default:
                 OnLoaderOrMethodEvent(e); // the rundown provider: ModuleDCStop, MethodDCStopVerbose

@@ -9,6 +9,7 @@ internal static class KnownEvents
     public const string CountersProvider = "System.Runtime";
     public const string EventPipeProvider = "Microsoft-DotNETCore-EventPipe";
     public const string RundownProvider = "Microsoft-Windows-DotNETRuntimeRundown";
+    public const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
 
     /// <summary>CLR keywords.</summary>
     public const long GcKeyword = 0x1;

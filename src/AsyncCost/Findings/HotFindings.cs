@@ -42,10 +42,14 @@ public sealed class HotFinding
 
     /// <summary>
     /// The method's share (0–1) of the process's measured cost of the kind the rule is about: async bytes for
-    /// allocation rules, hops for hop rules, time blocked (or, without timings, blocking waits) for blocking rules; null when the pass that measures
-    /// that kind did not run or saw none of it.
+    /// allocation rules, hops for hop rules, time blocked (or, without timings, blocking waits) for blocking rules; when no
+    /// such cost is tied to the method but the cpu pass sampled time in it (calls that complete synchronously without
+    /// allocating), its share of the time in async methods (<see cref="ShareIsTime"/>); null when no pass saw any of it.
     /// </summary>
     public double? Share { get; init; }
+
+    /// <summary>True when <see cref="Share"/> is a share of the time sampled in async methods (cpu pass), not of the rule's own kind of cost.</summary>
+    public bool ShareIsTime { get; init; }
 }
 
 /// <summary>Analyzer findings ranked by measured cost: the answer to "which of these is worth fixing first".</summary>
@@ -86,15 +90,20 @@ public static class HotFindingsRanker
             Sum(byKey.Values, m => m.Bytes),
             measured.Totals.Hops?.Value ?? Sum(byKey.Values, m => m.Hops),
             Sum(byKey.Values, m => m.BlockingWaits),
-            Sum(byKey.Values, m => m.BlockedMilliseconds));
+            Sum(byKey.Values, m => m.BlockedMilliseconds),
+            Sum(byKey.Values, m => m.WaitMilliseconds),
+            Sum(byKey.Values, m => Figure.Sum([m.CpuMilliseconds, m.WaitMilliseconds])));
 
         var joined = findings
             .Select(finding =>
             {
                 var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
                 var share = method is null ? null : ShareOf(method, finding.CostKind, totals);
+                // No cost of the rule's kind tied to it, but time sampled in it: rank it by that time, and say so.
+                var timeShare = method is not null && share is null ? Fraction(Figure.Sum([method.CpuMilliseconds, method.WaitMilliseconds]), totals.Time) : null;
                 var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured)
-                    : share is null ? Unshared(method, finding.CostKind, measured)
+                    : share is null && timeShare is null ? Unshared(method, finding.CostKind, measured)
+                    : share is null ? (FindingVerdict.Measured, TimeRanked(method, finding.CostKind))
                     : (FindingVerdict.Measured, null);
                 return new HotFinding
                 {
@@ -103,7 +112,8 @@ public static class HotFindingsRanker
                     Exercised = method is not null,
                     Verdict = verdict,
                     VerdictReason = reason,
-                    Share = share,
+                    Share = share ?? timeShare,
+                    ShareIsTime = share is null && timeShare is not null,
                 };
             })
             .OrderBy(h => h.Verdict)
@@ -114,6 +124,7 @@ public static class HotFindingsRanker
             .Select((h, index) => new HotFinding
             {
                 Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Verdict = h.Verdict, VerdictReason = h.VerdictReason, Share = h.Share,
+                ShareIsTime = h.ShareIsTime,
             })
             .ToList();
 
@@ -135,12 +146,15 @@ public static class HotFindingsRanker
         {
             return (FindingVerdict.NotObservable, shared);
         }
+        var cpuPass = measured.Passes.Any(p => p.Pass == MeasurementPasses.Cpu);
         if (measured.MethodsThatRan.Count == 0)
         {
-            return (FindingVerdict.NotObservable, "The trace has no method events to tell whether it ran, and no pass saw it (a call that completes synchronously without allocating is invisible to the allocation and hop passes).");
+            return (FindingVerdict.NotObservable, "The trace has no method events to tell whether it ran, and no pass saw it (a call that completes synchronously without allocating is invisible to the allocation and hop passes"
+                + (cpuPass ? "; the cpu pass sampled no time in it)." : ", not to the cpu pass, which did not run)."));
         }
         return measured.MethodsThatRan.Any(ran => SameMethod(key, ran))
-            ? (FindingVerdict.NotObservable, "It ran (the trace's method events name it) but completed synchronously without allocating anything the allocation pass ties to it or suspending for the hop pass to see.")
+            ? (FindingVerdict.NotObservable, "It ran (the trace's method events name it) but completed synchronously without allocating anything the allocation pass ties to it or suspending for the hop pass to see"
+                + (cpuPass ? ", and the cpu pass sampled no time in it (less than ~1 ms in all)." : "; the cpu pass (--passes ...,cpu) would measure its time."))
             : (FindingVerdict.NotExercised, "The measured run never called it: the trace's method events, which name every method the process compiled, do not name it.");
     }
 
@@ -148,6 +162,9 @@ public static class HotFindingsRanker
     private static (FindingVerdict, string) Unshared(MethodCost method, FindingCostKind kind, AsyncCostReport measured) =>
         (FindingVerdict.NotObservable, SharedTask(method.MethodKey, measured) ?? string.Create(CultureInfo.InvariantCulture,
             $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({method.Calls?.Value ?? 0:N0} call(s) seen)."));
+
+    private static string TimeRanked(MethodCost method, FindingCostKind kind) => string.Create(CultureInfo.InvariantCulture,
+        $"Ranked by time: no {KindName(kind)} measured is tied to it (its calls complete synchronously without allocating or suspending), but the cpu pass sampled ~{method.CpuMilliseconds?.Value ?? 0:N0} ms running in it.");
 
     private static string KindName(FindingCostKind kind) => kind switch
     {
@@ -198,9 +215,11 @@ public static class HotFindingsRanker
     };
 
     /// <summary>The share of the time threads spent blocked, or of the blocking waits when no wait was timed.</summary>
+    /// <summary>The share of the time threads spent blocked (hop pass), of the blocking waits when no wait was timed, or of the
+    /// time sampled blocked in waits (cpu pass) when the hop pass did not run.</summary>
     private static double? BlockingShare(MethodCost method, KindTotals totals) => totals.BlockedMilliseconds > 0
         ? Fraction(method.BlockedMilliseconds, totals.BlockedMilliseconds)
-        : Fraction(method.BlockingWaits, totals.BlockingWaits);
+        : Fraction(method.BlockingWaits, totals.BlockingWaits) ?? Fraction(method.WaitMilliseconds, totals.WaitMilliseconds);
 
     private static double? Fraction(Figure? part, double whole) =>
         part is null || whole <= 0 ? null : Math.Clamp(part.Value / whole, 0, 1);
@@ -208,5 +227,5 @@ public static class HotFindingsRanker
     private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
         methods.Sum(m => figure(m)?.Value ?? 0);
 
-    private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds);
+    private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds, double WaitMilliseconds, double Time);
 }

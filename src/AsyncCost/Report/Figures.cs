@@ -254,6 +254,18 @@ public sealed class MethodCost
     /// <summary>Milliseconds its blocking waits held their threads (hop pass), null when that pass did not run.</summary>
     public Figure? BlockedMilliseconds { get; init; }
 
+    /// <summary>Milliseconds threads spent in the method (its own code and the synchronous code it calls, up to the next
+    /// async method) and not blocked in a wait: stack samples of the CPU pass times their interval, an estimate. A thread
+    /// the OS had not scheduled counts too (the profiler samples threads, not CPUs). Calls that complete synchronously
+    /// without allocating are seen here and nowhere else. Null without a CPU pass.</summary>
+    [Description("Milliseconds threads spent in the method and not blocked in a wait (CPU pass: stack samples x their interval; an estimate, see errorBound).")]
+    public Figure? CpuMilliseconds { get; init; }
+
+    /// <summary>Milliseconds threads spent in the method blocked in a wait it made: Monitor, WaitHandle, ManualResetEventSlim,
+    /// SemaphoreSlim, Task.Wait/Result/GetResult, Thread.Sleep/Join (CPU pass), null without one.</summary>
+    [Description("Milliseconds threads spent in the method blocked in a wait it made: Monitor, WaitHandle, Task.Wait/Result/GetResult... (CPU pass; an estimate).")]
+    public Figure? WaitMilliseconds { get; init; }
+
     /// <summary>Bytes per call: <see cref="Bytes"/> over <see cref="SampledCalls"/>, both from the same samples, so its bound
     /// is the ratio estimator's, usually far narrower than either's; null without sampled calls.</summary>
     public Figure? BytesPerCall { get; init; }
@@ -297,6 +309,8 @@ public sealed class MethodCost
             HopsPerCall = Figure.Ratio(hops, suspendingCalls),
             BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),
             BlockedMilliseconds = Figure.Sum(rows.Select(m => m.BlockedMilliseconds)),
+            CpuMilliseconds = Figure.Sum(rows.Select(m => m.CpuMilliseconds)),
+            WaitMilliseconds = Figure.Sum(rows.Select(m => m.WaitMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
             Allocations = [.. rows.SelectMany(m => m.Allocations)],
         };

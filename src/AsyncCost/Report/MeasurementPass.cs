@@ -16,8 +16,12 @@ public enum MeasurementPasses
     /// <summary>TplEventSource and FrameworkEventSource on: thread-pool hops, continuations, blocking waits per method.</summary>
     Hops = 2,
 
-    /// <summary>Both passes, allocations first.</summary>
+    /// <summary>The allocation and hop passes, allocations first (what `collect` runs unless told otherwise).</summary>
     All = Allocations | Hops,
+
+    /// <summary>The sample profiler with managed stacks (opt-in): time per async method, running and blocked in waits, seen
+    /// from the stacks, so methods that complete synchronously without allocating are measured too.</summary>
+    Cpu = 4,
 }
 
 /// <summary>The pass one figure came from.</summary>
@@ -31,6 +35,9 @@ public enum FigureSource
 
     /// <summary>Read from /proc or in-process counters, independent of the EventPipe passes.</summary>
     OperatingSystem,
+
+    /// <summary>The CPU pass (stack samples).</summary>
+    CpuPass,
 }
 
 /// <summary>One pass as it ran.</summary>

@@ -13,6 +13,7 @@ internal sealed class PassFigures
     public AllocationComputer Allocations { get; } = new();
     public HopComputer Hops { get; } = new();
     public CounterComputer Counters { get; } = new();
+    public CpuComputer Cpu { get; } = new();
 
     /// <summary>Events read, over all streams.</summary>
     public long Events { get; private set; }
@@ -46,6 +47,7 @@ internal sealed class PassFigures
         Allocations.Add(reader.Allocations);
         Hops.Add(reader.Hops);
         Counters.Add(reader.Counters);
+        Cpu.Add(reader.Cpu);
         Events += reader.Events;
         EventsLost += reader.EventsLost;
         SawTplEvents |= reader.SawTplEvents;

@@ -23,12 +23,17 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         var allocationPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations && p.Figures.Allocations.Samples > 0)
             ?? passes.FirstOrDefault(p => p.Figures.Allocations.Samples > 0);
         var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
+        var cpuPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Cpu);
 
         var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
         var hopScale = hopPass is null ? null : HopScale.For(hopPass);
         if (hopPass is not null)
         {
             AttributeHops(hopPass, hopScale!);
+        }
+        if (cpuPass is not null)
+        {
+            AttributeStackSamples(cpuPass);
         }
         if (source.Kind == SourceKind.TraceFile)
         {
@@ -68,7 +73,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Methods = methods,
             UnattributedAllocations = unattributed,
             MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
-            Totals = Totals(allocationPass, hopPass, hopScale, threads, _warnings),
+            Totals = Totals(allocationPass, hopPass, cpuPass, hopScale, threads, _warnings),
             Threads = threads,
             Warnings = _warnings,
             CutShort = cutShort,
@@ -117,6 +122,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Hops = m.Hops,
         BlockingWaits = m.BlockingWaits,
         BlockedMilliseconds = m.BlockedMilliseconds,
+        CpuMilliseconds = m.CpuMilliseconds,
+        WaitMilliseconds = m.WaitMilliseconds,
         ShareOfAsyncBytes = share,
         Allocations = m.Allocations,
     };
@@ -260,6 +267,20 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
+    private void AttributeStackSamples(PassResult pass)
+    {
+        var cpu = pass.Figures.Cpu;
+        if (cpu.IntervalMs is not { } interval)
+        {
+            _warnings.Add(new ReportWarning("no-stack-samples", "The CPU pass has no stack samples (a trace recorded without the sample profiler, or without stacks): no time per method."));
+            return;
+        }
+        foreach (var method in cpu.Results())
+        {
+            Row(method.Method).AddStackSamples(method, interval);
+        }
+    }
+
     /// <summary>"&lt;GetAsync&gt;d__3" (TPL events and a class state machine's allocations give only the short name) -> the full
     /// name, from allocation rows or the catalog.</summary>
     private AsyncMethodName? ResolveShortName(string shortName)
@@ -287,12 +308,12 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
     private static Figure Sampled(double value, double variance, long samples, FigureSource source)
         => new() { Value = value, ErrorBound = TypeTally.Bound(variance), Samples = samples, Sampled = true, Source = source };
 
-    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, HopScale? hopScale, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
+    private static ProcessTotals Totals(PassResult? allocationPass, PassResult? hopPass, PassResult? cpuPass, HopScale? hopScale, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)
     {
         // Counters from the allocation pass when it ran: the hop pass's TPL tracing changes what the process does.
-        var counterPass = allocationPass is { Figures.Counters.Samples: > 0 } ? allocationPass : hopPass is { Figures.Counters.Samples: > 0 } ? hopPass : null;
+        var counterPass = new[] { allocationPass, hopPass, cpuPass }.FirstOrDefault(p => p is { Figures.Counters.Samples: > 0 });
         var counters = counterPass?.Figures.Counters;
-        var counterSource = counterPass == hopPass ? FigureSource.HopPass : FigureSource.AllocationPass;
+        var counterSource = counterPass == hopPass ? FigureSource.HopPass : counterPass == cpuPass ? FigureSource.CpuPass : FigureSource.AllocationPass;
         // A counter payload reports the interval before it: the part of the recording after the last payload (up to one
         // interval per slice; most of a short launched run) is in no counter. A hop pass that saw every event counted every
         // dequeued work item itself.
@@ -341,6 +362,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         private bool _completedSynchronously;
         private FigureSource _allocationSource;
         private MethodHops? _hops;
+        private Figure? _cpuMilliseconds, _waitMilliseconds;
 
         public string? FullStateMachineName { get; private set; }
 
@@ -376,6 +398,22 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         public void AddHops(MethodHops hops) => _hops = hops;
 
+        public void AddStackSamples(MethodSamples samples, double intervalMs)
+        {
+            _cpuMilliseconds = SampledTime(samples.Running, intervalMs);
+            _waitMilliseconds = SampledTime(samples.Waiting, intervalMs);
+        }
+
+        /// <summary>n samples of one interval each: a Poisson count, ±1.96 √n intervals; none stands for fewer than 3 (95 %).</summary>
+        private static Figure SampledTime(long samples, double intervalMs) => new()
+        {
+            Value = samples * intervalMs,
+            ErrorBound = samples == 0 ? 3 * intervalMs : Figure.StandardErrors * Math.Sqrt(samples) * intervalMs,
+            Samples = samples,
+            Sampled = true,
+            Source = FigureSource.CpuPass,
+        };
+
         /// <summary>
         /// An async iterator's calls are its MoveNextAsync calls that suspended, which only the hop pass sees: per box (enumeration
         /// that suspended) as many as the hop pass counted, so the allocation pass's boxes scale to its own calls and bytes per
@@ -399,13 +437,15 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
             var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
             var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
+            // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
+            var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
             return new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = callsCounted ? suspendingCalls : sampledCalls ?? suspendingCalls,
+                Calls = callsCounted ? suspendingCalls : callsUnseen ? null : sampledCalls ?? suspendingCalls,
                 SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
@@ -416,6 +456,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
+                CpuMilliseconds = _cpuMilliseconds,
+                WaitMilliseconds = _waitMilliseconds,
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
             };
         }

@@ -5,7 +5,8 @@ namespace AsyncCost.Report;
 /// <summary>
 /// Which pass a trace given to `report` recorded. A trace does not list the providers its session enabled, only the events
 /// they wrote: TplEventSource or thread-pool events make it the hop pass, allocation events the allocation pass (the hop pass
-/// never enables them; any process allocates enough during a session to be sampled). A trace with neither is a hop pass on
+/// never enables them; any process allocates enough during a session to be sampled), sample-profiler events the CPU pass
+/// (checked first: it records thread-pool events of none). A trace with neither is a hop pass on
 /// code that never suspended nor used the pool (its hops are 0, not unknown) or an allocation pass that saw no allocation:
 /// its file name tells ("&lt;base&gt;.hops.nettrace", as `collect -o` names it), else it is the pass the other traces lack.
 /// </summary>
@@ -15,7 +16,8 @@ internal static class TracePass
     public static MeasurementPasses? FromEvents(EventReader reader)
     {
         ArgumentNullException.ThrowIfNull(reader);
-        return reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops
+        return reader.StackSamples > 0 ? MeasurementPasses.Cpu
+            : reader.SawTplEvents || reader.Hops.WorkItems > 0 ? MeasurementPasses.Hops
             : reader.Allocations.Samples > 0 ? MeasurementPasses.Allocations
             : null;
     }
@@ -25,7 +27,7 @@ internal static class TracePass
     public static MeasurementPasses ForUndecided(string file, IReadOnlyCollection<MeasurementPasses> decided)
     {
         var name = Path.GetFileName(file);
-        foreach (var pass in (MeasurementPasses[])[MeasurementPasses.Allocations, MeasurementPasses.Hops])
+        foreach (var pass in (MeasurementPasses[])[MeasurementPasses.Allocations, MeasurementPasses.Hops, MeasurementPasses.Cpu])
         {
             if (name.Contains("." + PassName(pass) + ".", StringComparison.OrdinalIgnoreCase))
             {
@@ -37,6 +39,6 @@ internal static class TracePass
             : MeasurementPasses.Allocations;
     }
 
-    /// <summary>The pass's name in trace file names and on the command line: "allocations", "hops".</summary>
+    /// <summary>The pass's name in trace file names and on the command line: "allocations", "hops", "cpu".</summary>
     public static string PassName(MeasurementPasses pass) => pass.ToString().ToLowerInvariant();
 }

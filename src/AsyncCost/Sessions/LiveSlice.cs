@@ -124,11 +124,13 @@ internal static class LiveSlice
         }
     }
 
-    /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), reads until the
-    /// duration, cancellation or the end of the stream, and returns the stop reason.</summary>
+    /// <summary>Starts the session (the caller resumes a suspended runtime through <paramref name="onStarted"/>), records until the
+    /// duration, cancellation or the end of the stream, parses what it spooled, and returns the stop reason;
+    /// <paramref name="onRecorded"/> hears the reason as soon as the recording has stopped, before the parsing ends.</summary>
     public static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
         TimeSpan? duration, string? outputFile, bool useAllocationTick, SessionOptions options, ThreadSwitchMonitor? monitor,
-        Action? onStarted, CancellationToken cancellationToken, SliceContent content = SliceContent.Pass, double? counterIntervalSeconds = null)
+        Action? onStarted, CancellationToken cancellationToken, SliceContent content = SliceContent.Pass, double? counterIntervalSeconds = null,
+        Action<StopReason>? onRecorded = null)
     {
         cancellationToken.ThrowIfCancellationRequested();
         var countersOnly = content == SliceContent.CountersOnly;
@@ -137,7 +139,8 @@ internal static class LiveSlice
             : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
         var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
-            content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0, options.StackWalks && !countersOnly);
+            content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0,
+            (options.StackWalks || pass.Pass == MeasurementPasses.Cpu) && !countersOnly);
         var session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         using (session)
         {
@@ -155,7 +158,7 @@ internal static class LiveSlice
             }
             var clock = System.Diagnostics.Stopwatch.StartNew();
             var reader = new EventReader(pass.Methods);
-            var reading = Task.Factory.StartNew(() => ReadToEnd(stream, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            var reading = Task.Factory.StartNew(() => ReadToEnd(stream.Reader, reader), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
             // /proc is polled every 100 ms so threads that exit (or a child that ends) keep nearly all their switches; progress every 500 ms.
             var ticks = 0;
             using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(100), () =>
@@ -190,19 +193,28 @@ internal static class LiveSlice
                     await StopAsync(session, stream.Received).ConfigureAwait(false);
                 }
             }
+            onRecorded?.Invoke(reason);
             await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
-            await ticker.DisposeAsync().ConfigureAwait(false);
             stream.ThrowIfWriteFailed();
-            if (countersOnly)
+            if (pass.Pass == MeasurementPasses.Cpu && !countersOnly)
             {
-                pass.WindowedPassCounters.Add(reader.Counters);
+                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them.
+                StackSampleReader.Read(stream.FilePath, reader.Cpu, pass.Methods, cancellationToken);
             }
-            else
+            await ticker.DisposeAsync().ConfigureAwait(false);
+            lock (pass) // a windowed hop pass parses one window while it records the next
             {
-                pass.Figures.Add(reader);
-                pass.Duration += recorded;
+                if (countersOnly)
+                {
+                    pass.WindowedPassCounters.Add(reader.Counters);
+                }
+                else
+                {
+                    pass.Figures.Add(reader);
+                    pass.Duration += recorded;
+                }
+                pass.Bytes += stream.BytesRead;
             }
-            pass.Bytes += stream.BytesRead;
             options.Progress?.Report(new SessionProgress(pass.Pass, passNumber, passCount, clock.Elapsed, reader.Events, stream.BytesRead, stream.BytesReceived));
             return reason;
         }

@@ -39,7 +39,7 @@ public static class PassProviders
         return new JsonObject { ["Providers"] = providers, ["RequestRundown"] = true, ["BufferSizeInMB"] = BufferSizeMb };
     }
 
-    private static MeasurementPasses Single(MeasurementPasses pass) => pass is MeasurementPasses.Allocations or MeasurementPasses.Hops
+    private static MeasurementPasses Single(MeasurementPasses pass) => pass is MeasurementPasses.Allocations or MeasurementPasses.Hops or MeasurementPasses.Cpu
         ? pass
-        : throw new ArgumentOutOfRangeException(nameof(pass), pass, "Name one pass: Allocations or Hops.");
+        : throw new ArgumentOutOfRangeException(nameof(pass), pass, "Name one pass: Allocations, Hops or Cpu.");
 }

@@ -32,6 +32,16 @@ internal static class Providers
         var naming = nameMethods ? NamingKeywords : KnownEvents.LoaderKeyword;
         var runtimeLevel = nameMethods || useAllocationTick ? EventLevel.Verbose : EventLevel.Informational;
         var counters = Counters(counterIntervalSeconds);
+        if (pass == MeasurementPasses.Cpu)
+        {
+            // The sample profiler's stacks are addresses: the JIT events (and the rundown) name the methods they fall in.
+            return
+            [
+                new EventPipeProvider(KnownEvents.SampleProfilerProvider, EventLevel.Informational),
+                new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose, NamingKeywords),
+                counters,
+            ];
+        }
         return pass == MeasurementPasses.Allocations
             ? [
                 new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
@@ -49,7 +59,7 @@ internal static class Providers
     /// <summary>The providers of several passes in one session (monitor): each provider once, with the union of the passes'
     /// keywords at the most verbose of their levels.</summary>
     public static IReadOnlyList<EventPipeProvider> Combined(MeasurementPasses passes, bool useAllocationTick, double counterIntervalSeconds)
-        => [.. new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops }
+        => [.. new[] { MeasurementPasses.Allocations, MeasurementPasses.Hops, MeasurementPasses.Cpu }
             .Where(pass => passes.HasFlag(pass))
             .SelectMany(pass => For(pass, useAllocationTick, counterIntervalSeconds))
             .GroupBy(p => p.Name, StringComparer.Ordinal)

@@ -10,7 +10,7 @@ using Microsoft.Diagnostics.Tracing;
 namespace AsyncCost.Sessions;
 
 /// <summary>Runs the passes of a session (attach, launch, or trace files) and builds the report.</summary>
-internal static class SessionRunner
+internal static partial class SessionRunner
 {
     /// <summary>An attached session without a duration alternates its passes in slices of this length until cancelled.</summary>
     internal static readonly TimeSpan UnboundedSlice = TimeSpan.FromSeconds(5);
@@ -199,17 +199,22 @@ internal static class SessionRunner
             return await counters.ConfigureAwait(false); // it could not start: its exception says why
         }
         var stop = StopReason.DurationElapsed;
-        var windows = TimeSpan.Zero;
+        var recordedBefore = pass.Duration;
+        var parsing = new List<Task<StopReason>>();
         try
         {
             for (var window = 0; stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration); window++)
             {
-                var started = clock.Elapsed;
                 var left = duration - clock.Elapsed;
-                stop = await LaterSessionAsync(LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount,
+                var recorded = new TaskCompletionSource<StopReason>(TaskCreationOptions.RunContinuationsAsynchronously);
+                var recording = LaterSessionAsync(LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount,
                     left < options.HopWindow ? left : options.HopWindow, outputFile(window), useTick, options, null, window == 0 ? onStarted : null,
-                    cancellationToken, window == 0 ? SliceContent.FirstWindow : SliceContent.Window), window).ConfigureAwait(false);
-                windows += clock.Elapsed - started;
+                    cancellationToken, window == 0 ? SliceContent.FirstWindow : SliceContent.Window, onRecorded: recorded.SetResult), window);
+                parsing.Add(recording);
+                // A hop-heavy window takes seconds to parse from its spool: that goes on during the pause, not instead of it.
+                stop = await Task.WhenAny(recorded.Task, recording).ConfigureAwait(false) == recorded.Task
+                    ? await recorded.Task.ConfigureAwait(false)
+                    : await recording.ConfigureAwait(false);
                 if (stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration))
                 {
                     left = duration - clock.Elapsed;
@@ -230,7 +235,13 @@ internal static class SessionRunner
             await endCounters.CancelAsync().ConfigureAwait(false);
             var countersStop = await counters.ConfigureAwait(false);
             stop = countersStop == StopReason.ProcessExited ? countersStop : stop;
-            pass.Unrecorded += clock.Elapsed - windows;
+            var elapsed = clock.Elapsed;
+            foreach (var window in parsing)
+            {
+                stop = await window.ConfigureAwait(false) == StopReason.ProcessExited ? StopReason.ProcessExited : stop;
+            }
+            // Unrecorded: the pass's time outside its windows' recordings (the process ran untraced, parsing or pausing).
+            pass.Unrecorded += elapsed - (pass.Duration - recordedBefore);
         }
         return stop;
     }
@@ -328,6 +339,10 @@ internal static class SessionRunner
                 }
             }
             commandLine ??= reader.CommandLine;
+            if (reader.StackSamples > 0 && failure is null)
+            {
+                StackSampleReader.Read(file, reader.Cpu, methods, cancellationToken);
+            }
             var trace = (file, reader, clock.Elapsed, failure is not null);
             if (TracePass.FromEvents(reader) is { } pass)
             {
@@ -342,6 +357,11 @@ internal static class SessionRunner
         foreach (var trace in undecided)
         {
             AddToPass(TracePass.ForUndecided(trace.File, decided), trace);
+        }
+        // A windowed hop pass's windows ("run.hops.w2.nettrace"): the counters that scale them were not kept with them.
+        if (passes.TryGetValue(MeasurementPasses.Hops, out var hopTraces) && hopTraces.Files.Any(f => WindowTraceName().IsMatch(Path.GetFileName(f))))
+        {
+            warnings.Add(new ReportWarning("hop-windows-unscaled", $"The hop traces are windows of a windowed hop pass ({hopTraces.Files.Count} files): hop, call and wait counts are the windows' own, not the whole pass's (collect's own report scales them by the thread pool's work items); per-call figures hold."));
         }
 
         void AddToPass(MeasurementPasses pass, (string File, EventReader Reader, TimeSpan ReadTime, bool Damaged) trace)
@@ -359,8 +379,8 @@ internal static class SessionRunner
             group.CutShort |= damagedTrace;
         }
 
-        // A report's passes run allocations first, whatever order the files came in.
-        var results = passes.OrderBy(p => p.Key == MeasurementPasses.Allocations ? 0 : 1).Select(p => new PassResult
+        // A report's passes run allocations first, then hops, then cpu, whatever order the files came in.
+        var results = passes.OrderBy(p => p.Key).Select(p => new PassResult
         {
             Pass = p.Key,
             Figures = p.Value.Figures,
@@ -397,6 +417,9 @@ internal static class SessionRunner
     private static DateTimeOffset Min(DateTimeOffset? a, DateTimeOffset b) => a is { } value && value < b ? value : b;
 
     /// <summary>The traces of one pass given to `report`.</summary>
+    [System.Text.RegularExpressions.GeneratedRegex(@"\.w[0-9]+\.nettrace$", System.Text.RegularExpressions.RegexOptions.CultureInvariant)]
+    private static partial System.Text.RegularExpressions.Regex WindowTraceName();
+
     private sealed class TraceGroup
     {
         public PassFigures Figures { get; } = new();
@@ -597,6 +620,10 @@ internal static class SessionRunner
         if (passes.HasFlag(MeasurementPasses.Hops))
         {
             list.Add(MeasurementPasses.Hops);
+        }
+        if (passes.HasFlag(MeasurementPasses.Cpu))
+        {
+            list.Add(MeasurementPasses.Cpu);
         }
         return list.Count > 0 ? list : throw new ArgumentException("Choose at least one pass.", nameof(passes));
     }

@@ -5,9 +5,10 @@ namespace AsyncCost.Sessions;
 /// The runtime's buffers then empty at disk speed, not at parsing speed: a hop pass writes events faster than they can be
 /// parsed beside the workload on 2 cores, and a runtime whose buffers fill drops events (silently, when the process exits
 /// before the next sequence point). The file is the saved .nettrace when one was asked for, else a temporary file deleted on
-/// disposal.
+/// disposal. <see cref="Reader"/> reads it back; disposing that (as a parser does with its stream) keeps the file for a later
+/// read of the whole (the cpu pass's stacks).
 /// </summary>
-internal sealed class SpooledStream : Stream
+internal sealed class SpooledStream : IDisposable
 {
     private const int ChunkSize = 1 << 16;
 
@@ -25,7 +26,11 @@ internal sealed class SpooledStream : Stream
         _file = file;
         _temporaryPath = temporaryPath;
         _readBack = new FileStream(file.Name, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
+        Reader = new ReadBackStream(this);
     }
+
+    /// <summary>The spooled bytes in order: a read blocks until more have arrived, and returns 0 once all have been read.</summary>
+    public Stream Reader { get; }
 
     /// <summary>Completes when the session's stream has ended (the process exited or the session stopped) and all of it is in the file.</summary>
     public Task Received { get; private set; } = Task.CompletedTask;
@@ -103,16 +108,8 @@ internal sealed class SpooledStream : Stream
         }
     }
 
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
-    public override long Position { get => BytesRead; set => throw new NotSupportedException(); }
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
-
     /// <summary>Blocks until bytes beyond those read have arrived; 0 once the stream has ended and all of it was read.</summary>
-    public override int Read(Span<byte> buffer)
+    private int Read(Span<byte> buffer)
     {
         while (true)
         {
@@ -132,27 +129,36 @@ internal sealed class SpooledStream : Stream
         }
     }
 
-    public override void Flush()
+    /// <summary>Call once <see cref="Received"/> has completed (the session's stream has ended).</summary>
+    public void Dispose()
     {
+        _readBack.Dispose();
+        _file.Dispose();
+        _arrived.Dispose();
+        if (_temporaryPath is not null)
+        {
+            File.Delete(_temporaryPath);
+        }
     }
 
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-    public override void SetLength(long value) => throw new NotSupportedException();
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-    /// <summary>Call once <see cref="Received"/> has completed (the session's stream has ended).</summary>
-    protected override void Dispose(bool disposing)
+    private sealed class ReadBackStream(SpooledStream spool) : Stream
     {
-        if (disposing)
+        public override bool CanRead => true;
+        public override bool CanSeek => false;
+        public override bool CanWrite => false;
+        public override long Length => throw new NotSupportedException();
+        public override long Position { get => spool.BytesRead; set => throw new NotSupportedException(); }
+
+        public override int Read(byte[] buffer, int offset, int count) => spool.Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer) => spool.Read(buffer);
+
+        public override void Flush()
         {
-            _readBack.Dispose();
-            _file.Dispose();
-            _arrived.Dispose();
-            if (_temporaryPath is not null)
-            {
-                File.Delete(_temporaryPath);
-            }
         }
-        base.Dispose(disposing);
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }

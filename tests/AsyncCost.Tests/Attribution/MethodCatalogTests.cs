@@ -119,4 +119,22 @@ public class MethodSignatureTextTests
     [InlineData("(int32)")]
     public void Text_that_is_not_a_signature_gives_no_type(string signature)
         => Assert.Null(MethodSignatureText.ReturnType(signature));
+
+    [Fact]
+    public void Stack_frames_resolve_to_the_async_method_they_run_whether_MoveNext_or_the_method_it_was_inlined_into()
+    {
+        var catalog = new MethodCatalog();
+        catalog.AddMethod("Shop.Prices+<GetPriceAsync>d__2", "MoveNext", "instance void  ()");
+        catalog.AddMethod("Shop.Cache`1+<GetAsync>d__4", "MoveNext", "instance void  ()");
+        catalog.AddMethod("Program+<<<Main>$>g__RunAsync|0_3>d", "MoveNext", "instance void  ()");
+        var asyncMethodOf = catalog.AsyncMethodFrames();
+
+        Assert.Equal("Shop.Prices.GetPriceAsync", asyncMethodOf("Shop.Prices+<GetPriceAsync>d__2.MoveNext")?.MethodKey);
+        Assert.Equal("Shop.Prices.GetPriceAsync", asyncMethodOf("Shop.Prices.GetPriceAsync")?.MethodKey);
+        Assert.Equal("Shop.Cache.GetAsync", asyncMethodOf("Shop.Cache`1[System.__Canon].GetAsync")?.MethodKey);
+        Assert.Equal("Program.<Main>$.RunAsync", asyncMethodOf("Program.<<Main>$>g__RunAsync|0_3")?.MethodKey);
+        Assert.Null(asyncMethodOf("Shop.Prices.GetPrice")); // a synchronous sibling
+        Assert.Null(asyncMethodOf("System.Collections.Generic.Dictionary`2[System.__Canon,System.Decimal].FindValue"));
+        Assert.Null(asyncMethodOf("NoDotAtAll"));
+    }
 }

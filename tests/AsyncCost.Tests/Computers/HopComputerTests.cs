@@ -15,19 +15,19 @@ public class HopComputerTests
         hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
         hops.OnContinuationScheduled(Main, 2);
         hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d"); // the driver suspends awaiting task 1
-        hops.OnWaitBegin(Main, 1, 5, behavior: 2);
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 2);
         hops.OnOperationEnd(1);
-        hops.OnWaitEnd(Worker, 1); // the driver resumes inline: not a hop
+        hops.OnWaitEnd(Worker, 1, timestampMs: 0); // the driver resumes inline: not a hop
         // Second call, now on the worker.
         hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
         hops.OnContinuationScheduled(Worker, 8);
-        hops.OnWaitBegin(Worker, 7, 5, behavior: 2);
+        hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 8);
         hops.OnOperationEnd(7);
-        hops.OnWaitEnd(Worker, 7);
+        hops.OnWaitEnd(Worker, 7, timestampMs: 0);
 
         var yield = Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
         Assert.Equal(2, yield.SuspendingCalls);
@@ -55,14 +55,14 @@ public class HopComputerTests
             hops.OnSynchronousWorkBegin(Worker, 5, work: 2);  // the driver resumes inline
             hops.OnOperationBegin(Worker, continuation + 5, "Async: <YieldOnceAsync>d__0");
             hops.OnContinuationScheduled(Worker, continuation + 6);
-            hops.OnWaitBegin(Worker, continuation + 5, 5, behavior: 2);
+            hops.OnWaitBegin(Worker, continuation + 5, 5, behavior: 2, timestampMs: 0);
             hops.OnSynchronousWorkEnd(Worker);
             hops.OnSynchronousWorkEnd(Worker);
             hops.OnWorkItemDequeued(Worker2);
             hops.OnContinuationStarted(Worker2, continuation + 6);
             hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 2);
             hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 0); // its task completes: the driver resumes inline
-            hops.OnWaitEnd(Worker2, continuation + 5);
+            hops.OnWaitEnd(Worker2, continuation + 5, timestampMs: 0);
             hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
             if (item < 2)
             {
@@ -99,14 +99,14 @@ public class HopComputerTests
             hops.OnOperationEnd(1);
         }
         hops.OnOperationBegin(Main, 5, "Async: <DriveYieldsAsync>d__2");
-        hops.OnWaitBegin(Main, 1, 5, behavior: 2);
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
         if (!calleeCompletesFirst)
         {
             hops.OnOperationEnd(1);
         }
         hops.OnSynchronousWorkEnd(Worker);
         hops.OnWorkItemDequeued(Worker2);
-        hops.OnWaitEnd(Worker2, 1);
+        hops.OnWaitEnd(Worker2, 1, timestampMs: 0);
         hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
 
         Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<DriveYieldsAsync>d__2").Hops);
@@ -144,10 +144,10 @@ public class HopComputerTests
     {
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
-        hops.OnWaitBegin(Main, 2, 1, behavior: 2); // awaits the TaskCompletionSource's task 2
+        hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0); // awaits the TaskCompletionSource's task 2
         hops.OnWorkItemDequeued(Worker);           // the completer work item: SetResult queues the continuation
         hops.OnWorkItemDequeued(Worker2);          // the continuation's work item
-        hops.OnWaitEnd(Worker2, 2);
+        hops.OnWaitEnd(Worker2, 2, timestampMs: 0);
 
         var handoff = Assert.Single(hops.Results());
         Assert.Equal(1, handoff.Hops);
@@ -159,10 +159,10 @@ public class HopComputerTests
     {
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
-        hops.OnWaitBegin(Main, 2, 1, behavior: 2);
+        hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
         hops.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__2"); // the work item does TPL work first
-        hops.OnWaitEnd(Worker, 2);                                    // then completes task 2 inline
+        hops.OnWaitEnd(Worker, 2, timestampMs: 0);                                    // then completes task 2 inline
 
         Assert.Equal(0, hops.Results().Sum(m => m.Hops));
     }

@@ -214,6 +214,38 @@ public class AccuracyTests
     }
 
     [Fact]
+    public async Task The_cpu_pass_measures_a_method_that_completes_synchronously_without_allocating()
+    {
+        // GetPriceValueTaskAsync completes synchronously with a ValueTask: no box, no task, no hop, so the allocation and hop
+        // passes have nothing of it. The loop is one thread busy for the workload's whole measured time: the time the
+        // samples give its async methods (the driver and the callee) is that time, within the sampling's noise.
+        const int calls = 10_000_000;
+        var (report, truth) = await LaunchAsync("valuetask-sync", calls, MeasurementPasses.Cpu);
+
+        var callee = Row(report, ValueTaskMethod);
+        Assert.Null(callee.Bytes);
+        Assert.Equal(FigureSource.CpuPass, callee.CpuMilliseconds!.Source);
+        Assert.True(callee.CpuMilliseconds.Sampled);
+        Assert.True(callee.CpuMilliseconds.Samples >= 100, $"{callee.CpuMilliseconds.Samples} samples");
+        var driver = Assert.Single(report.Methods, m => m.MethodKey.EndsWith(".RunValueTaskSync", StringComparison.Ordinal));
+        var sampled = callee.CpuMilliseconds.Value + driver.CpuMilliseconds!.Value;
+        AssertWithin(truth.ElapsedSeconds * 1_000, sampled, 0.25);
+        Assert.True(callee.WaitMilliseconds!.Samples == 0, $"{callee.WaitMilliseconds.Samples} samples blocked in a method that never waits");
+    }
+
+    [Fact]
+    public async Task The_cpu_pass_charges_a_blocking_wait_to_the_method_that_blocks()
+    {
+        // Each call blocks its pool thread on Task.Delay(1).Wait(): the samples in that wait are BlockingAsync's blocked time.
+        const int calls = 1_500;
+        var (report, truth) = await LaunchAsync("block-in-async", calls, MeasurementPasses.Cpu);
+
+        var row = Row(report, BlockingMethod);
+        AssertWithin(truth.BlockedSeconds * 1_000, row.WaitMilliseconds!.Value, 0.25);
+        Assert.True(row.WaitMilliseconds.Value > 5 * row.CpuMilliseconds!.Value, $"blocked {row.WaitMilliseconds.Value:N0} ms, running {row.CpuMilliseconds.Value:N0} ms");
+    }
+
+    [Fact]
     public async Task A_windowed_hop_pass_scales_Task_Yield_hops_to_the_thread_pools_work_items()
     {
         // Several seconds at 2-5 M calls/s untraced: windows of 0.5 s in every 2 s, counters only between them.

@@ -84,7 +84,7 @@ public class ReportBuilderTests
         hops.Hops.OnSynchronousWorkBegin(1, 99, work: 2);
         for (var call = 0; call < 6; call++)
         {
-            hops.Hops.OnWaitBegin(1, 1_000 + call, call % 2 == 0 ? 10 : 20, behavior: 2);
+            hops.Hops.OnWaitBegin(1, 1_000 + call, call % 2 == 0 ? 10 : 20, behavior: 2, timestampMs: 0);
         }
 
         var report = Build(methods,

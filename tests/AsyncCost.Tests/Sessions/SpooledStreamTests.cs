@@ -28,9 +28,9 @@ public class SpooledStreamTests
         Assert.Equal(0, spool.BytesRead);
 
         var read = new MemoryStream();
-        spool.CopyTo(read, 1000);
+        spool.Reader.CopyTo(read, 1000);
         Assert.Equal(sent, read.ToArray());
-        Assert.Equal(0, spool.Read(new byte[10]));
+        Assert.Equal(0, spool.Reader.Read(new byte[10]));
     }
 
     [Fact]
@@ -42,7 +42,7 @@ public class SpooledStreamTests
         var reading = Task.Run(() =>
         {
             var read = new MemoryStream();
-            spool.CopyTo(read);
+            spool.Reader.CopyTo(read);
             return read.ToArray();
         });
 
@@ -66,7 +66,7 @@ public class SpooledStreamTests
             using (var spool = SpooledStream.Start(new MemoryStream(sent), saved))
             {
                 await spool.Received.WaitAsync(TimeSpan.FromSeconds(30));
-                spool.CopyTo(Stream.Null);
+                spool.Reader.CopyTo(Stream.Null);
             }
             Assert.Equal(sent, await File.ReadAllBytesAsync(saved));
 
