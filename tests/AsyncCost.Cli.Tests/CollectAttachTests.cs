@@ -90,11 +90,24 @@ public sealed class WindowedHopPassTests
         // The pass's work items are the whole pass's (counters across it), not the windows' own: one per yield, like the hops.
         Assert.InRange(report.Totals.CompletedWorkItems!.Value, report.Totals.Hops!.Value * 0.9, report.Totals.Hops.Value * 1.1);
 
-        // The windows' traces read again: no counters came with them, so their counts are the windows' own, and it is said.
-        var windows = Directory.GetFiles(directory.Path, "*.nettrace");
+        // The traces read again: with the counters session's trace the windows scale as collect scaled them; without it,
+        // their counts are the windows' own, and it is said.
+        var traces = Directory.GetFiles(directory.Path, "*.nettrace");
+        var counters = Assert.Single(traces, t => t.EndsWith(".hops.counters.nettrace", StringComparison.Ordinal));
+        var windows = traces.Where(t => t != counters).ToArray();
         Assert.True(windows.Length >= 2, string.Join(", ", windows) + ": " + string.Join(" ", report.Warnings.Select(w => w.Message)));
-        var reported = await ChildProcess.RunToolAsync(["report", .. windows, "--format", "json"]);
-        Assert.True(reported.ExitCode == 0, reported.ToString());
-        Assert.Contains(AsyncCostReportJson.Deserialize(reported.StandardOutput).Warnings, w => w.Code == "hop-windows-unscaled");
+
+        var scaled = await ChildProcess.RunToolAsync(["report", .. traces, "--format", "json"]);
+        Assert.True(scaled.ExitCode == 0, scaled.ToString());
+        var offline = AsyncCostReportJson.Deserialize(scaled.StandardOutput);
+        Assert.Contains(offline.Warnings, w => w.Code == "hop-windows");
+        Assert.DoesNotContain(offline.Warnings, w => w.Code == "hop-windows-unscaled");
+        var offlineRow = ReportAssertions.YieldRow(offline);
+        Assert.True(offlineRow.Hops!.Sampled);
+        Assert.InRange(offlineRow.Hops.Value, row.Hops.Value * 0.8, row.Hops.Value * 1.25); // the same windows, the pass's time read from its counters trace
+
+        var unscaled = await ChildProcess.RunToolAsync(["report", .. windows, "--format", "json"]);
+        Assert.True(unscaled.ExitCode == 0, unscaled.ToString());
+        Assert.Contains(AsyncCostReportJson.Deserialize(unscaled.StandardOutput).Warnings, w => w.Code == "hop-windows-unscaled");
     }
 }

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using AsyncCost.Attribution;
+using AsyncCost.Computers;
 using AsyncCost.Events;
 using AsyncCost.Os;
 using AsyncCost.Report;
@@ -192,7 +193,7 @@ internal static partial class SessionRunner
         using var endCounters = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var countersStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var quiet = new SessionOptions(); // no progress: the windows report it
-        var counters = LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, null, useTick, quiet, monitor,
+        var counters = LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(CountersWindow), useTick, quiet, monitor,
             countersStarted.SetResult, endCounters.Token, SliceContent.CountersOnly, HopScale.CounterIntervalSeconds);
         if (await Task.WhenAny(countersStarted.Task, counters).ConfigureAwait(false) == counters)
         {
@@ -288,6 +289,7 @@ internal static partial class SessionRunner
         var warnings = new List<ReportWarning>();
         var damaged = new List<(string File, long Events, Exception Failure)>();
         var undecided = new List<(string File, EventReader Reader, TimeSpan ReadTime, bool Damaged)>();
+        var windowCounters = new List<(string File, EventReader Reader)>();
         string? commandLine = null;
         var seen = new HashSet<string>(StringComparer.Ordinal);
         var files = new List<string>();
@@ -339,6 +341,11 @@ internal static partial class SessionRunner
                 }
             }
             commandLine ??= reader.CommandLine;
+            if (TracePass.FromEvents(reader) is null && reader.Counters.Samples > 0 && Path.GetFileName(file).EndsWith(".counters.nettrace", StringComparison.OrdinalIgnoreCase))
+            {
+                windowCounters.Add((file, reader)); // a windowed hop pass's counters, not a pass of its own
+                continue;
+            }
             if (reader.StackSamples > 0 && failure is null)
             {
                 StackSampleReader.Read(file, reader.Cpu, methods, cancellationToken);
@@ -358,10 +365,20 @@ internal static partial class SessionRunner
         {
             AddToPass(TracePass.ForUndecided(trace.File, decided), trace);
         }
-        // A windowed hop pass's windows ("run.hops.w2.nettrace"): the counters that scale them were not kept with them.
-        if (passes.TryGetValue(MeasurementPasses.Hops, out var hopTraces) && hopTraces.Files.Any(f => WindowTraceName().IsMatch(Path.GetFileName(f))))
+        // A windowed hop pass's windows ("run.hops.w2.nettrace") are scaled by the counters session that spanned them
+        // ("run.hops.counters.nettrace"), as collect scales them; without it their counts are the windows' own.
+        if (passes.TryGetValue(MeasurementPasses.Hops, out var hopTraces))
         {
-            warnings.Add(new ReportWarning("hop-windows-unscaled", $"The hop traces are windows of a windowed hop pass ({hopTraces.Files.Count} files): hop, call and wait counts are the windows' own, not the whole pass's (collect's own report scales them by the thread pool's work items); per-call figures hold."));
+            foreach (var (file, reader) in windowCounters)
+            {
+                hopTraces.WindowCounters.Add(reader.Counters);
+                hopTraces.CountersDuration += reader.Duration ?? TimeSpan.Zero;
+                hopTraces.Files.Add(file);
+            }
+            if (windowCounters.Count == 0 && hopTraces.Files.Any(f => WindowTraceName().IsMatch(Path.GetFileName(f))))
+            {
+                warnings.Add(new ReportWarning("hop-windows-unscaled", $"The hop traces are windows of a windowed hop pass ({hopTraces.Files.Count} files) without its counters trace (*.hops.counters.nettrace): hop, call and wait counts are the windows' own, not the whole pass's; per-call figures hold."));
+            }
         }
 
         void AddToPass(MeasurementPasses pass, (string File, EventReader Reader, TimeSpan ReadTime, bool Damaged) trace)
@@ -389,6 +406,8 @@ internal static partial class SessionRunner
             Bytes = p.Value.Bytes,
             TraceFiles = p.Value.Files,
             CutShort = p.Value.CutShort,
+            Unrecorded = p.Value.CountersDuration > p.Value.Duration ? p.Value.CountersDuration - p.Value.Duration : TimeSpan.Zero,
+            WindowedPassCounters = p.Value.CountersDuration > TimeSpan.Zero ? p.Value.WindowCounters : null,
         }).ToList();
         var stopReason = damaged.Count > 0 ? StopReason.TraceTruncated : StopReason.EndOfTrace;
         var reportSource = new ReportSource
@@ -428,6 +447,10 @@ internal static partial class SessionRunner
         public TimeSpan Duration { get; set; }
         public long Bytes { get; set; }
         public bool CutShort { get; set; }
+
+        /// <summary>A windowed hop pass's counters session, across its windows and the time between them.</summary>
+        public CounterComputer WindowCounters { get; } = new();
+        public TimeSpan CountersDuration { get; set; }
     }
 
     private static Process StartChild(LaunchCommand command)
@@ -628,8 +651,12 @@ internal static partial class SessionRunner
         return list.Count > 0 ? list : throw new ArgumentException("Choose at least one pass.", nameof(passes));
     }
 
+    /// <summary>The window number of a windowed hop pass's counters session, which spans its windows.</summary>
+    internal const int CountersWindow = -1;
+
     /// <summary>The file for one pass (and slice, and hop window): the path itself for a single pass, else
-    /// "name.pass[.slice][.wN].nettrace" beside it.</summary>
+    /// "name.pass[.slice][.wN].nettrace" beside it; a windowed hop pass's counters go to "name.hops[.slice].counters.nettrace",
+    /// which `report` reads to scale the windows as `collect` does.</summary>
     internal static string? OutputFile(string? path, MeasurementPasses pass, int passCount, int slice, int window = 0)
     {
         if (path is null)
@@ -643,7 +670,12 @@ internal static partial class SessionRunner
         var directory = Path.GetDirectoryName(path) ?? "";
         var name = Path.GetFileNameWithoutExtension(path);
         var suffix = (slice == 0 ? "" : "." + (slice + 1).ToString(System.Globalization.CultureInfo.InvariantCulture))
-            + (window == 0 ? "" : ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture));
+            + window switch
+            {
+                0 => "",
+                CountersWindow => ".counters",
+                _ => ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            };
         return Path.Combine(directory, $"{name}.{TracePass.PassName(pass)}{suffix}.nettrace");
     }
 
