@@ -88,27 +88,31 @@ internal sealed class HopComputer
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
 
+    // The counts of the stream read so far: one object, so that taking them (TakeCounts) and adding another stream's (Add)
+    // cannot forget one.
+    private StreamCounts _counts = new();
+
     /// <summary>Work items dequeued by the thread pool.</summary>
-    public long WorkItems { get; private set; }
+    public long WorkItems => _counts.WorkItems;
 
     /// <summary>All hops, attributed to a method or not.</summary>
-    public long Hops { get; private set; }
+    public long Hops => _counts.Hops;
 
     /// <summary>Hops whose method could not be told (their box was created before the session started).</summary>
-    public long UnattributedHops { get; private set; }
+    public long UnattributedHops => _counts.UnattributedHops;
 
     /// <summary>Continuations of an awaited async method that ran from the pool because they were registered after its task had
     /// completed: not counted as hops.</summary>
-    public long LateContinuations { get; private set; }
+    public long LateContinuations => _counts.LateContinuations;
 
     /// <summary>Synchronous waits whose blocking method could not be told.</summary>
-    public long UnattributedBlockingWaits { get; private set; }
+    public long UnattributedBlockingWaits => _counts.UnattributedBlockingWaits;
 
     /// <summary>Time held by synchronous waits whose blocking method could not be told, in milliseconds.</summary>
-    public double UnattributedBlockedMilliseconds { get; private set; }
+    public double UnattributedBlockedMilliseconds => _counts.UnattributedBlockedMilliseconds;
 
     /// <summary>True when the tracking tables hit their cap and were cleared (some hops went unattributed).</summary>
-    public bool Overflowed { get; private set; }
+    public bool Overflowed => _counts.Overflowed;
 
     /// <summary>True once a synchronous-work event was seen: the running box on each thread is then known, not guessed.</summary>
     public bool SawSynchronousWork { get; private set; }
@@ -162,7 +166,7 @@ internal sealed class HopComputer
             }
             else
             {
-                UnattributedBlockingWaits++;
+                _counts.UnattributedBlockingWaits++;
             }
             thread.Blocked = new BlockingWait(awaitedTaskId, blocker, timestampMs);
         }
@@ -192,7 +196,7 @@ internal sealed class HopComputer
             }
             else
             {
-                UnattributedBlockedMilliseconds += blocked;
+                _counts.UnattributedBlockedMilliseconds += blocked;
             }
         }
         else if (_waitingBoxByAwaitedTask.Remove(awaitedTaskId, out var box))
@@ -202,7 +206,7 @@ internal sealed class HopComputer
                 // An async method's task runs its awaiter inline when it completes; one resumed from the pool after the task
                 // had completed was registered too late (the awaiter lost the race between IsCompleted and registering, a
                 // window the hop pass's own events widen many times over): not a hop of the awaiting method's code.
-                LateContinuations++;
+                _counts.LateContinuations++;
                 thread.FreshWorkItem = false;
             }
             Resumed(thread, box, suspension: null);
@@ -235,8 +239,8 @@ internal sealed class HopComputer
             // A continuation scheduled before the session or by code outside any known box.
             if (thread.FreshWorkItem)
             {
-                Hops++;
-                UnattributedHops++;
+                _counts.Hops++;
+                _counts.UnattributedHops++;
             }
             thread.FreshWorkItem = false;
         }
@@ -276,7 +280,7 @@ internal sealed class HopComputer
         else if (thread.FreshWorkItem)
         {
             // Resumed straight from the pool by a path with no await event of its own (a ValueTask over an IValueTaskSource).
-            Hops++;
+            _counts.Hops++;
             Charge(taskId, +1);
         }
         thread.FreshWorkItem = false;
@@ -300,7 +304,7 @@ internal sealed class HopComputer
 
     public void OnWorkItemDequeued(int threadId)
     {
-        WorkItems++;
+        _counts.WorkItems++;
         var thread = Thread(threadId);
         thread.FreshWorkItem = true;
         thread.Pending = null;
@@ -339,13 +343,7 @@ internal sealed class HopComputer
         }
         Windows += Math.Max(other.Windows, 1);
         WorkItemsSquared += other.Windows == 0 ? (double)other.WorkItems * other.WorkItems : other.WorkItemsSquared;
-        WorkItems += other.WorkItems;
-        Hops += other.Hops;
-        UnattributedHops += other.UnattributedHops;
-        LateContinuations += other.LateContinuations;
-        UnattributedBlockingWaits += other.UnattributedBlockingWaits;
-        UnattributedBlockedMilliseconds += other.UnattributedBlockedMilliseconds;
-        Overflowed |= other.Overflowed;
+        _counts.Add(other._counts);
         SawSynchronousWork |= other.SawSynchronousWork;
     }
 
@@ -359,24 +357,36 @@ internal sealed class HopComputer
     /// </summary>
     public HopComputer TakeCounts()
     {
-        var taken = new HopComputer
-        {
-            WorkItems = WorkItems,
-            Hops = Hops,
-            UnattributedHops = UnattributedHops,
-            UnattributedBlockingWaits = UnattributedBlockingWaits,
-            UnattributedBlockedMilliseconds = UnattributedBlockedMilliseconds,
-            LateContinuations = LateContinuations,
-            Overflowed = Overflowed,
-            SawSynchronousWork = SawSynchronousWork,
-        };
+        var taken = new HopComputer { _counts = _counts, SawSynchronousWork = SawSynchronousWork };
         foreach (var (name, method) in _methods)
         {
             taken._methods.Add(name, method);
         }
         _methods.Clear();
-        (WorkItems, Hops, UnattributedHops, UnattributedBlockingWaits, UnattributedBlockedMilliseconds, LateContinuations, Overflowed) = (0, 0, 0, 0, 0, 0, false);
+        _counts = new StreamCounts();
         return taken;
+    }
+
+    private sealed class StreamCounts
+    {
+        public long WorkItems;
+        public long Hops;
+        public long UnattributedHops;
+        public long LateContinuations;
+        public long UnattributedBlockingWaits;
+        public double UnattributedBlockedMilliseconds;
+        public bool Overflowed;
+
+        public void Add(StreamCounts other)
+        {
+            WorkItems += other.WorkItems;
+            Hops += other.Hops;
+            UnattributedHops += other.UnattributedHops;
+            LateContinuations += other.LateContinuations;
+            UnattributedBlockingWaits += other.UnattributedBlockingWaits;
+            UnattributedBlockedMilliseconds += other.UnattributedBlockedMilliseconds;
+            Overflowed |= other.Overflowed;
+        }
     }
 
     private void Resumed(ThreadState thread, int box, Suspension? suspension)
@@ -388,7 +398,7 @@ internal sealed class HopComputer
         thread.Pending = new Resumption(box, hop, suspension);
         if (hop)
         {
-            Hops++;
+            _counts.Hops++;
             Charge(box, +1);
         }
     }
@@ -402,7 +412,7 @@ internal sealed class HopComputer
         }
         else
         {
-            UnattributedHops += hops;
+            _counts.UnattributedHops += hops;
         }
     }
 
@@ -422,7 +432,7 @@ internal sealed class HopComputer
         {
             // Tasks that never complete would grow the table forever: forget them rather than the session's memory.
             table.Clear();
-            Overflowed = true;
+            _counts.Overflowed = true;
         }
         table[key] = value;
     }
