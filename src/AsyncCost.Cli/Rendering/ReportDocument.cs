@@ -199,10 +199,10 @@ internal static class ReportDocument
                 + "No time per call: the cpu pass records its own slice of time (or its own run of a launched command), not the one the calls were counted in.",
         };
         var rows = Rows(report, allMethods).Where(m => m.CpuMilliseconds is not null).ToList();
-        var total = rows.Sum(m => m.CpuMilliseconds!.Value + (m.WaitMilliseconds?.Value ?? 0));
-        foreach (var method in rows.OrderByDescending(m => m.CpuMilliseconds!.Value + (m.WaitMilliseconds?.Value ?? 0)))
+        var total = rows.Sum(m => ReportFigures.SampledTime(m)!.Value);
+        foreach (var method in rows.OrderByDescending(m => ReportFigures.SampledTime(m)!.Value))
         {
-            var time = method.CpuMilliseconds!.Value + (method.WaitMilliseconds?.Value ?? 0);
+            var time = ReportFigures.SampledTime(method)!.Value;
             table.AddRow(
                 method.DisplayName,
                 Numbers.Milliseconds(method.CpuMilliseconds),

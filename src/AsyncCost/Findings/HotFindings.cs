@@ -92,7 +92,7 @@ public static class HotFindingsRanker
             Sum(byKey.Values, m => m.BlockingWaits),
             Sum(byKey.Values, m => m.BlockedMilliseconds),
             Sum(byKey.Values, m => m.WaitMilliseconds),
-            Sum(byKey.Values, m => Figure.Sum([m.CpuMilliseconds, m.WaitMilliseconds])));
+            Sum(byKey.Values, ReportFigures.SampledTime));
 
         var joined = findings
             .Select(finding =>
@@ -100,7 +100,7 @@ public static class HotFindingsRanker
                 var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
                 var share = method is null ? null : ShareOf(method, finding.CostKind, totals);
                 // No cost of the rule's kind tied to it, but time sampled in it: rank it by that time, and say so.
-                var timeShare = method is not null && share is null ? Fraction(Figure.Sum([method.CpuMilliseconds, method.WaitMilliseconds]), totals.Time) : null;
+                var timeShare = method is not null && share is null ? Fraction(ReportFigures.SampledTime(method), totals.Time) : null;
                 var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured)
                     : share is null && timeShare is null ? Unshared(method, finding.CostKind, measured)
                     : share is null ? (FindingVerdict.Measured, TimeRanked(method, finding.CostKind))

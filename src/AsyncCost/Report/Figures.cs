@@ -122,6 +122,13 @@ public sealed record FigureDifference(Figure Before, Figure After)
 /// <summary>Figures of a whole report, derived from its rows.</summary>
 public static class ReportFigures
 {
+    /// <summary>The time the cpu pass sampled threads in the method, running and blocked in waits; null without a cpu pass.</summary>
+    public static Figure? SampledTime(MethodCost method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        return Figure.Sum([method.CpuMilliseconds, method.WaitMilliseconds]);
+    }
+
     /// <summary>At 95 % confidence, a Poisson count that saw nothing stands for fewer than ln 20 ≈ 3 events.</summary>
     private const double ZeroCountUpperBound = 3.0;
 
