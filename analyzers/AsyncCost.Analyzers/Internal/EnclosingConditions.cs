@@ -14,8 +14,8 @@ namespace AsyncCost.Analyzers.Internal;
 /// </summary>
 internal static class EnclosingConditions
 {
-    /// <summary>"<see cref="Condition"/> evaluated to <see cref="Value"/>" where the operation runs.</summary>
-    public readonly struct Known
+    /// <summary>"<see cref="Condition"/> evaluated to <see cref="Value"/>" where the operation runs (a class: LINQ over it then runs shared code, nothing JIT-compiled for it).</summary>
+    public sealed class Known
     {
         public Known(IOperation condition, bool value)
         {

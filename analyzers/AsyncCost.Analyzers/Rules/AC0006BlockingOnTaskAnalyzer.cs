@@ -147,17 +147,15 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             // probes with a timeout (`t.Wait(20).ShouldBeFalse()`); where an await fits, blocking is still reported.
             return canAwait && !use.IsProbe ? AwaitReach.Here : AwaitReach.None;
         }
-        if (function is null || AsyncFlag.RunsInSynchronousMode(use.Operation) || AsyncFlag.IsSynchronousArm(use.Operation, function))
-        {
-            return AwaitReach.None;
-        }
-        if (canAwait)
-        {
-            return AwaitReach.Here;
-        }
-        return !function.IsAsync && function.MethodKind is MethodKind.Ordinary or MethodKind.LocalFunction && !function.IsOverride && !CallSites.IsVisibleOutside(function)
-            ? AwaitReach.ThroughCallers
+        // Where neither an await fits nor the callers can take one (a public synchronous member), nothing else is asked:
+        // the walks for a synchronous mode are for the blocking calls that could otherwise be reported.
+        var reach = function is null ? AwaitReach.None
+            : canAwait ? AwaitReach.Here
+            : !function.IsAsync && function.MethodKind is MethodKind.Ordinary or MethodKind.LocalFunction && !function.IsOverride && !CallSites.IsVisibleOutside(function) ? AwaitReach.ThroughCallers
             : AwaitReach.None;
+        return reach == AwaitReach.None || AsyncFlag.RunsInSynchronousMode(use.Operation) || AsyncFlag.IsSynchronousArm(use.Operation, function!)
+            ? AwaitReach.None
+            : reach;
     }
 
     // A task parameter of a private method or local function, never reassigned, that every call passes complete
@@ -369,8 +367,11 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         };
     }
 
+    // Subject and Evidence are classes, not structs: the collections and LINQ they pass through then run the shared
+    // code for reference types, not a copy JIT-compiled for each struct in every fresh compiler process.
+
     /// <summary>A task expression, or a collection whose elements are the tasks (<c>Task.WaitAll(tasks)</c>).</summary>
-    private readonly struct Subject
+    private sealed class Subject
     {
         public Subject(IOperation operation, bool isCollection = false)
         {
@@ -412,7 +413,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     }
 
     /// <summary>"From <see cref="Position"/> on, in this function and the ones nested in it, <see cref="Task"/> has completed".</summary>
-    private readonly struct Evidence
+    private sealed class Evidence
     {
         public Evidence(TaskReference task, IOperation at, bool isReportedWait = false, IOperation? storedCall = null)
         {
