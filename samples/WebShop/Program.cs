@@ -18,14 +18,16 @@ builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Disc
 
 // The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
 // AsyncCost:Instrumentation (env AsyncCost__Instrumentation) is for the overhead benchmark (benchmarks/AsyncCost.Benchmarks
-// webshop-overhead): "off" leaves the instrumentation out, "hops-always-on" keeps the hop stream on; unset is the default.
+// webshop-overhead): "off" leaves the instrumentation out, "hops-off" keeps only the allocation stream, "hops-always-on" keeps
+// the hop stream on; unset is the default.
 var instrumentation = builder.Configuration["AsyncCost:Instrumentation"];
 builder.Services.AddOpenTelemetry().WithMetrics(metrics => (instrumentation switch
 {
     null or "default" => metrics.AddAsyncCostInstrumentation(),
     "off" => metrics,
+    "hops-off" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = TimeSpan.Zero),
     "hops-always-on" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = options.HopPeriod),
-    _ => throw new ArgumentException($"AsyncCost:Instrumentation is '{instrumentation}': use default, off or hops-always-on."),
+    _ => throw new ArgumentException($"AsyncCost:Instrumentation is '{instrumentation}': use default, off, hops-off or hops-always-on."),
 }).AddPrometheusExporter());
 var app = builder.Build();
 app.MapPrometheusScrapingEndpoint();

@@ -17,13 +17,13 @@ public sealed class AsyncCostInstrumentationOptions
 
     /// <summary>
     /// How long the hop stream (TPL events: suspensions, hops, blocking waits) is on in each <see cref="HopPeriod"/>. TPL
-    /// events cost on every await, so the default is 1 s of every 10 s and counts are scaled by period / window.
+    /// events cost on every await, so the default is 1 s of every 60 s and counts are scaled by period / window.
     /// Zero turns the hop stream off; equal to <see cref="HopPeriod"/> keeps it always on (then no allocation figures, since
     /// every allocation would include what TPL tracing itself adds).
     /// </summary>
     public TimeSpan HopWindow { get; set; } = HopDutyCycle.Default.Window;
 
-    /// <summary>The duty-cycle period of the hop stream. Default 10 s.</summary>
+    /// <summary>The duty-cycle period of the hop stream. Default 60 s.</summary>
     public TimeSpan HopPeriod { get; set; } = HopDutyCycle.Default.Period;
 
     internal HopDutyCycle DutyCycle => new(HopWindow, HopPeriod);

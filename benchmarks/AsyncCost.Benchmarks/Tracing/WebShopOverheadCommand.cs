@@ -3,39 +3,59 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Text.RegularExpressions;
+using AsyncCost.InProcess;
 
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
 /// `webshop-overhead [rounds] [seconds] [connections]`: what the in-process instrumentation (AsyncCost.OpenTelemetry) costs a
-/// real service. samples/WebShop runs on loopback Kestrel three ways (AsyncCost:Instrumentation off, default, hops-always-on),
-/// each with OpenTelemetry and its Prometheus exporter, so only the instrumentation differs. The same bounded HTTP load
-/// (wrk when installed, else an HttpClient loop; the same for all three in a run) hits each in turn, interleaved A B C per round
-/// so machine noise falls on all alike. Prints requests/s per round with the load average beside it, then per variant the
-/// median requests/s and the median of the rounds' throughput losses against the uninstrumented run of the same round.
+/// real service. samples/WebShop runs on loopback Kestrel five ways (AsyncCost:Instrumentation off, hops-off, default, default
+/// without EventPipe stack walks, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
+/// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
+/// loop; the same for all in a run) hits each in turn, interleaved per round so machine noise falls on all alike. With taskset and two or more cores, the services and the load generator
+/// run on separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole hop
+/// periods, so the default's one window in each period weighs what it weighs in production, and a short unmeasured lead-in
+/// before each run wakes the server (its thread pool retires idle threads while the others are measured). Prints
+/// requests/s per round with the load average beside it, then per variant the median requests/s and the median of the
+/// rounds' throughput losses against the uninstrumented run of the same round.
 /// Build the sample first: dotnet build samples/WebShop -c Release.
 /// </summary>
 public static partial class WebShopOverheadCommand
 {
     public const string Name = "webshop-overhead";
 
-    private static readonly string[] Variants = ["off", "default", "hops-always-on"];
+    private static readonly string[] Variants = ["off", "hops-off", "default", DefaultWithoutStacks, "hops-always-on"];
+
+    /// <summary>The default instrumentation in a process started with DOTNET_EventPipeEnableStackwalk=0: whether the runtime's
+    /// stack walk per AllocationSampled event is what the allocation stream costs.</summary>
+    private const string DefaultWithoutStacks = "default-nostacks";
 
     /// <summary>The sample's checkout with its default cart: the costly patterns the instrumentation measures.</summary>
     private const string RequestPath = "/checkout/1";
 
-    /// <summary>Load before the rounds, per server: JIT, tiering and the thread pool settle; a default-instrumented server
-    /// runs through a full hop-stream period (10 s) before it is measured.</summary>
+    /// <summary>Load before the rounds, per server: JIT, tiering and the thread pool settle.</summary>
     private static readonly TimeSpan WarmUp = TimeSpan.FromSeconds(12);
+
+    /// <summary>Unmeasured load right before each measured run.</summary>
+    private static readonly TimeSpan LeadIn = TimeSpan.FromSeconds(3);
+
+    /// <summary>A measured run lasts a whole number of these: the default hop period.</summary>
+    private static readonly TimeSpan HopPeriod = HopDutyCycle.Default.Period;
 
     public static int Run(string[] args)
     {
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
-        var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 20;
+        var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)HopPeriod.TotalSeconds;
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run (20)] [connections (16)]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({HopPeriod.TotalSeconds:0})] [connections (16)]");
+            return 2;
+        }
+        if (seconds % (int)HopPeriod.TotalSeconds != 0)
+        {
+            Console.Error.WriteLine($"{seconds} s per run is not a whole number of hop periods ({HopPeriod.TotalSeconds:0} s): "
+                + "the default's runs would hold its hop window more or less often than the service does.");
             return 2;
         }
         var shop = WebShopDll();
@@ -44,11 +64,12 @@ public static partial class WebShopOverheadCommand
             Console.Error.WriteLine($"{shop} is missing: build it first (dotnet build samples/WebShop -c Release).");
             return 2;
         }
-        ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections) : new HttpClientLoop(connections);
-        Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe}; {seconds} s per run, {rounds} rounds (A B C interleaved); "
-            + $"{Environment.ProcessorCount} cores; .NET {Environment.Version}.");
+        var cores = CorePlacement.Choose();
+        ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, cores) : new HttpClientLoop(connections);
+        Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe}; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
+            + $"{rounds} rounds (variants interleaved); {Environment.ProcessorCount} cores, {cores.Describe}; .NET {Environment.Version}.");
 
-        var servers = Variants.Select(variant => Server.Start(shop, variant)).ToList();
+        var servers = Variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
         try
         {
             foreach (var server in servers)
@@ -64,6 +85,7 @@ public static partial class WebShopOverheadCommand
                 var cells = new List<string>();
                 foreach (var server in servers)
                 {
+                    load.Run(server.Url(RequestPath), LeadIn);
                     var loadAverage = LoadAverage();
                     var requestsPerSecond = load.Run(server.Url(RequestPath), TimeSpan.FromSeconds(seconds));
                     perVariant[server.Variant].Add(requestsPerSecond);
@@ -119,20 +141,23 @@ public static partial class WebShopOverheadCommand
 
         public Uri Url(string path) => new($"http://127.0.0.1:{_port.ToString(CultureInfo.InvariantCulture)}{path}");
 
-        public static Server Start(string dll, string variant)
+        public static Server Start(string dll, string variant, CorePlacement cores)
         {
             var port = FreePort();
-            var start = new ProcessStartInfo("dotnet", [dll, "--urls", $"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"])
+            var start = CorePlacement.StartInfo(cores.Service, ["dotnet", dll, "--urls", $"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
+            start.RedirectStandardOutput = true;
+            start.RedirectStandardError = true;
+            start.Environment["AsyncCost__Instrumentation"] = variant == DefaultWithoutStacks ? "default" : variant;
+            if (variant == DefaultWithoutStacks)
             {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                Environment =
-                {
-                    ["AsyncCost__Instrumentation"] = variant,
-                    // Kestrel's per-request Information logs would cost more than what is measured.
-                    ["Logging__LogLevel__Default"] = "Warning",
-                },
-            };
+                start.Environment["DOTNET_EventPipeEnableStackwalk"] = "0";
+            }
+            // Kestrel's per-request Information logs would cost more than what is measured.
+            start.Environment["Logging__LogLevel__Default"] = "Warning";
+            // The sample blocks on .Result by design: its throughput follows the pool's thread injection and retirement more
+            // than anything measured here (±30 % run to run). A fixed pool of 32 workers (hex; 16 connections) takes that out.
+            start.Environment["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "0x20";
+            start.Environment["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "0x20";
             var process = Process.Start(start)!;
             process.OutputDataReceived += (_, _) => { };
             process.ErrorDataReceived += (_, e) => { if (e.Data is not null) { Console.Error.WriteLine($"[{variant}] {e.Data}"); } };
@@ -193,16 +218,14 @@ public static partial class WebShopOverheadCommand
     }
 
     /// <summary>wrk with one thread and a fixed number of keep-alive connections.</summary>
-    private sealed partial class Wrk(int connections) : ILoadGenerator
+    private sealed partial class Wrk(int connections, CorePlacement cores) : ILoadGenerator
     {
         public string Describe => $"wrk -t1 -c{connections}";
 
         public double Run(Uri url, TimeSpan duration)
         {
-            var start = new ProcessStartInfo("wrk", ["-t1", $"-c{connections}", $"-d{(int)Math.Ceiling(duration.TotalSeconds)}s", url.ToString()])
-            {
-                RedirectStandardOutput = true,
-            };
+            var start = CorePlacement.StartInfo(cores.LoadGenerator, ["wrk", "-t1", $"-c{connections}", $"-d{(int)Math.Ceiling(duration.TotalSeconds)}s", url.ToString()]);
+            start.RedirectStandardOutput = true;
             using var wrk = Process.Start(start)!;
             var output = wrk.StandardOutput.ReadToEnd();
             wrk.WaitForExit();
@@ -243,5 +266,23 @@ public static partial class WebShopOverheadCommand
             var requests = Task.WhenAll(loops).GetAwaiter().GetResult().Sum();
             return requests / clock.Elapsed.TotalSeconds;
         }
+    }
+
+    /// <summary>Which cores the services and the load generator run on (taskset -c); null where they share all cores.</summary>
+    private sealed record CorePlacement(string? Service, string? LoadGenerator)
+    {
+        public string Describe => Service is null ? "services and load generator share them (no taskset, or one core)" : $"services on cpu {Service}, load generator on cpu {LoadGenerator}";
+
+        public static CorePlacement Choose()
+        {
+            var count = Environment.ProcessorCount;
+            return count < 2 || !File.Exists("/usr/bin/taskset")
+                ? new CorePlacement(null, null)
+                : new CorePlacement(count == 2 ? "0" : $"0-{count - 2}", (count - 1).ToString(CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>A command line, under taskset when pinned to the given cpus.</summary>
+        public static ProcessStartInfo StartInfo(string? cpus, string[] commandLine) =>
+            cpus is null ? new ProcessStartInfo(commandLine[0], commandLine[1..]) : new ProcessStartInfo("taskset", ["-c", cpus, .. commandLine]);
     }
 }

@@ -93,22 +93,19 @@ public sealed class AsyncCostListener : IDisposable
     {
         _allocationSamples += interval.Allocations.Samples;
         _excludedSamples += interval.ExcludedSamples;
-        _hopWindows += interval.HopWindows.Count;
+        _hopWindows += interval.ClosedWindows.Windows;
         CheckAllocationsArrive();
 
         var allocationPass = new PassFigures();
         allocationPass.Allocations.Add(interval.Allocations);
         var passes = new List<PassResult> { new() { Pass = MeasurementPasses.Allocations, Figures = allocationPass } };
-        if (interval.HopWindows.Count > 0)
+        if (interval.ClosedWindows.Windows > 0)
         {
             var hopPass = new PassFigures();
-            foreach (var window in interval.HopWindows)
-            {
-                hopPass.Hops.Add(window);
-            }
+            hopPass.Hops.Add(interval.ClosedWindows);
             passes.Add(new PassResult { Pass = MeasurementPasses.Hops, Figures = hopPass });
         }
-        if (interval.Allocations.Samples == 0 && interval.HopWindows.Count == 0)
+        if (interval.Allocations.Samples == 0 && interval.ClosedWindows.Windows == 0)
         {
             return;
         }

@@ -6,9 +6,9 @@ namespace AsyncCost.InProcess;
 
 /// <summary>What the listener gathered since the last drain.</summary>
 /// <param name="Allocations">Allocation samples recorded while TPL events were off.</param>
-/// <param name="HopWindows">Hop windows that closed.</param>
+/// <param name="ClosedWindows">The hop windows that closed, added up (<see cref="HopComputer.Windows"/> says how many).</param>
 /// <param name="ExcludedSamples">Allocation samples dropped because TPL events were on.</param>
-internal sealed record StreamInterval(AllocationComputer Allocations, IReadOnlyList<HopComputer> HopWindows, long ExcludedSamples);
+internal sealed record StreamInterval(AllocationComputer Allocations, HopComputer ClosedWindows, long ExcludedSamples);
 
 /// <summary>
 /// The in-process path: an EventListener on the runtime's own event sources, feeding the same computers as the EventPipe
@@ -26,8 +26,9 @@ internal sealed class RuntimeEventListener : EventListener
     private readonly Lock _gate = new();
     private readonly List<EventSource> _hopSources = [];
     private readonly List<(DateTime Start, DateTime End)> _tplWindows = [];
-    private readonly List<HopComputer> _closedWindows = [];
     private AllocationComputer _allocations = new();
+    // Each window is added in here as it closes: with nobody collecting (no scrape for hours), memory stays that of one window.
+    private HopComputer _closedWindows = new();
     private HopComputer? _openWindow;
     private long _excludedSamples;
     private HopDutyCycle _dutyCycle = HopDutyCycle.Off;
@@ -123,12 +124,10 @@ internal sealed class RuntimeEventListener : EventListener
     {
         lock (_gate)
         {
-            var interval = new StreamInterval(_allocations, [.. _closedWindows], _excludedSamples);
+            var interval = new StreamInterval(_allocations, _closedWindows, _excludedSamples);
             _allocations = new AllocationComputer();
-            _closedWindows.Clear();
+            _closedWindows = new HopComputer();
             _excludedSamples = 0;
-            var judged = DateTime.UtcNow - LateEventAllowance;
-            _tplWindows.RemoveAll(w => w.End < judged);
             return interval;
         }
     }
@@ -193,6 +192,9 @@ internal sealed class RuntimeEventListener : EventListener
             else
             {
                 _closedWindows.Add(_openWindow!);
+                // Every allocation sample is checked against these: keep only the windows a late sample can still fall in.
+                var judged = DateTime.UtcNow - LateEventAllowance;
+                _tplWindows.RemoveAll(w => w.End < judged);
                 if (_dutyCycle.IsAlwaysOn)
                 {
                     _openWindow = new HopComputer();
