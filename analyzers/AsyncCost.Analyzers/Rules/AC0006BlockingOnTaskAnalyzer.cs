@@ -367,10 +367,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         };
     }
 
-    // Subject and Evidence are classes, not structs: the collections and LINQ they pass through then run the shared
-    // code for reference types, not a copy JIT-compiled for each struct in every fresh compiler process.
-
-    /// <summary>A task expression, or a collection whose elements are the tasks (<c>Task.WaitAll(tasks)</c>).</summary>
+    /// <summary>A task expression, or a collection whose elements are the tasks (<c>Task.WaitAll(tasks)</c>). A class, like
+    /// <see cref="Evidence"/>: the lists and LINQ it passes through run shared code, not a copy JIT-compiled per struct in
+    /// every fresh compiler process.</summary>
     private sealed class Subject
     {
         public Subject(IOperation operation, bool isCollection = false)
