@@ -16,8 +16,8 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// run on separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole duty-cycle
 /// periods, so the default's windows in each period weigh what it weighs in production, and a short unmeasured lead-in
 /// before each run wakes the server (its thread pool retires idle threads while the others are measured). Prints
-/// requests/s per round with the load average beside it, then per variant the median requests/s and the median of the
-/// rounds' throughput losses against the uninstrumented run of the same round.
+/// requests/s and the service's CPU time per request per round with the load average beside it, then per variant the medians
+/// and the median of the rounds' throughput losses and CPU-per-request increases against the uninstrumented run of the same round.
 /// Build the sample first: dotnet build samples/WebShop -c Release.
 /// </summary>
 public static partial class WebShopOverheadCommand
@@ -73,9 +73,10 @@ public static partial class WebShopOverheadCommand
                 load.Run(server.Url(RequestPath), WarmUp);
             }
             var perVariant = Variants.ToDictionary(v => v, _ => new List<double>());
+            var cpuPerVariant = Variants.ToDictionary(v => v, _ => new List<double>());
             Console.WriteLine();
-            Console.WriteLine("| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | load")) + " |");
-            Console.WriteLine("|--:|" + string.Concat(Variants.Select(_ => "--:|--:|")));
+            Console.WriteLine("| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |");
+            Console.WriteLine("|--:|" + string.Concat(Variants.Select(_ => "--:|--:|--:|")));
             for (var round = 1; round <= rounds; round++)
             {
                 var cells = new List<string>();
@@ -83,21 +84,27 @@ public static partial class WebShopOverheadCommand
                 {
                     load.Run(server.Url(RequestPath), LeadIn);
                     var loadAverage = LoadAverage();
+                    var cpuBefore = server.CpuTime();
                     var requestsPerSecond = load.Run(server.Url(RequestPath), TimeSpan.FromSeconds(seconds));
+                    var cpuPerRequest = (server.CpuTime() - cpuBefore).TotalMicroseconds / (requestsPerSecond * seconds);
                     perVariant[server.Variant].Add(requestsPerSecond);
-                    cells.Add(string.Create(CultureInfo.InvariantCulture, $"{requestsPerSecond:N0} | {loadAverage}"));
+                    cpuPerVariant[server.Variant].Add(cpuPerRequest);
+                    cells.Add(string.Create(CultureInfo.InvariantCulture, $"{requestsPerSecond:N0} | {cpuPerRequest:F1} | {loadAverage}"));
                 }
                 Console.WriteLine($"| {round} | {string.Join(" | ", cells)} |");
             }
 
             Console.WriteLine();
-            Console.WriteLine("| Instrumentation | Median req/s | Min | Max | Median loss vs off (paired by round) |");
-            Console.WriteLine("|---|--:|--:|--:|--:|");
+            Console.WriteLine("| Instrumentation | Median req/s | Min | Max | Median loss vs off (paired by round) | Median µs CPU/req | Median CPU/req increase vs off (paired) |");
+            Console.WriteLine("|---|--:|--:|--:|--:|--:|--:|");
             var baseline = perVariant["off"];
+            var cpuBaseline = cpuPerVariant["off"];
             foreach (var (variant, runs) in perVariant)
             {
+                var cpu = cpuPerVariant[variant];
                 var loss = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(runs.Select((r, i) => 1 - (r / baseline[i]))):P1}");
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {variant} | {TracingOverheadCommand.Median(runs):N0} | {runs.Min():N0} | {runs.Max():N0} | {loss} |"));
+                var cpuIncrease = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(cpu.Select((c, i) => (c / cpuBaseline[i]) - 1)):P1}");
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {variant} | {TracingOverheadCommand.Median(runs):N0} | {runs.Min():N0} | {runs.Max():N0} | {loss} | {TracingOverheadCommand.Median(cpu):F1} | {cpuIncrease} |"));
             }
             return 0;
         }
@@ -158,6 +165,14 @@ public static partial class WebShopOverheadCommand
             var server = new Server(process, port, variant);
             server.WaitUntilAnswering();
             return server;
+        }
+
+        /// <summary>CPU time the service has used so far (user and system): per request, what a fleet pays in capacity,
+        /// unmoved by time the core spent on anything else.</summary>
+        public TimeSpan CpuTime()
+        {
+            _process.Refresh();
+            return _process.TotalProcessorTime;
         }
 
         public void Dispose()
