@@ -24,8 +24,6 @@ internal sealed class AsyncFlag
     // the answer depends on the depth; one key per depth keeps it from depending on which caller asked first.
     private readonly ConcurrentDictionary<(IMethodSymbol Method, int Ordinal, int Depth), bool> _synchronousWhenFalse = new();
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _returnsOnlyCompleted = new(SymbolEqualityComparer.Default);
-    // A method is judged once per depth it is reached at, but its flag (the parameter and its copies) is one walk.
-    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Ordinal), Flag> _flags = new();
 
     public AsyncFlag(WellKnownAsyncTypes types, MethodBodies bodies)
     {
@@ -164,10 +162,7 @@ internal sealed class AsyncFlag
             // taken to follow it too; called directly with false, the parameter's name is the evidence (`bool async`).
             return depth > 0 || IsAsynchronyName(method.Parameters[ordinal].Name);
         }
-        if (!_flags.TryGetValue((method, ordinal), out var flag))
-        {
-            flag = _flags.GetOrAdd((method, ordinal), Flag.In(body, method.Parameters[ordinal]));
-        }
+        var flag = Flag.In(body, method.Parameters[ordinal]);
         if (method.IsAsync)
         {
             foreach (var operation in OperationTree.SameMethod(body))

@@ -40,7 +40,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
             var hasFriendAssemblies = start.Compilation.Assembly.GetAttributes()
                 .Any(a => a.AttributeClass?.ToDisplayString() == "System.Runtime.CompilerServices.InternalsVisibleToAttribute"
                     && !(a.ConstructorArguments.Length == 1 && a.ConstructorArguments[0].Value is string friend && IsTestAssembly(friend)));
-            var analysis = new Analysis(types, hasFriendAssemblies, start.Compilation.Assembly);
+            var analysis = new Analysis(types, hasFriendAssemblies);
             start.RegisterOperationBlockAction(analysis.AnalyzeMethod);
             start.RegisterOperationAction(analysis.AnalyzeInvocation, OperationKind.Invocation);
             start.RegisterOperationAction(analysis.AnalyzeMethodReference, OperationKind.MethodReference);
@@ -64,7 +64,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         return name == "DynamicProxyGenAssembly2" || TestAssemblySuffixes.Any(suffix => name.EndsWith(suffix, StringComparison.OrdinalIgnoreCase));
     }
 
-    private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies, IAssemblySymbol assembly)
+    private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies)
     {
         private readonly ConcurrentDictionary<IMethodSymbol, Diagnostic> _candidates = new(SymbolEqualityComparer.Default);
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _disqualified = new(SymbolEqualityComparer.Default);
@@ -98,23 +98,14 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         {
             var invocation = (IInvocationOperation)context.Operation;
             var target = invocation.TargetMethod.OriginalDefinition;
-            if (IsDeclaredHere(target) && types.IsGenericTask(target.ReturnType) && !IsAwaitedOnce(invocation))
+            if (types.IsGenericTask(target.ReturnType) && !IsAwaitedOnce(invocation))
             {
                 _disqualified[target] = true;
             }
         }
 
-        public void AnalyzeMethodReference(OperationAnalysisContext context)
-        {
-            var target = ((IMethodReferenceOperation)context.Operation).Method.OriginalDefinition;
-            if (IsDeclaredHere(target))
-            {
-                _disqualified[target] = true;
-            }
-        }
-
-        // Only methods of this compilation can be candidates: uses of any other (most calls) are not recorded.
-        private bool IsDeclaredHere(IMethodSymbol method) => SymbolEqualityComparer.Default.Equals(method.ContainingAssembly, assembly);
+        public void AnalyzeMethodReference(OperationAnalysisContext context) =>
+            _disqualified[((IMethodReferenceOperation)context.Operation).Method.OriginalDefinition] = true;
 
         public void ReportCandidates(CompilationAnalysisContext context)
         {
