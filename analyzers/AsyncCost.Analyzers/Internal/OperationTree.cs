@@ -7,52 +7,21 @@ namespace AsyncCost.Analyzers.Internal;
 /// <summary>Walks of an operation tree that stay in the current method: lambdas and local functions run elsewhere.</summary>
 internal static class OperationTree
 {
-    // One walk stack per thread, reused: the walks run thousands of times per compilation (every statement of every
-    // async method, every loop), and a fresh stack growing 4, 8, 16... per walk was most of what they allocated.
-    // A walk nested in another (a predicate walking a subtree) finds the slot empty and takes a stack of its own.
-    [System.ThreadStatic]
-    private static Stack<IOperation>? s_spareStack;
-
-    private static Stack<IOperation> RentStack()
-    {
-        var stack = s_spareStack ?? new Stack<IOperation>(32);
-        s_spareStack = null;
-        return stack;
-    }
-
-    private static void ReturnStack(Stack<IOperation> stack)
-    {
-        stack.Clear();
-        s_spareStack = stack;
-    }
-
     /// <summary>The operation and its descendants, not entering lambdas or local functions (nor subtrees <paramref name="skip"/> rejects).</summary>
     public static IEnumerable<IOperation> SameMethod(IOperation root, System.Func<IOperation, bool>? skip = null)
     {
-        var stack = RentStack();
-        try
+        var stack = new Stack<IOperation>();
+        stack.Push(root);
+        while (stack.Count > 0)
         {
-            stack.Push(root);
-            while (stack.Count > 0)
+            var current = stack.Pop();
+            yield return current;
+            foreach (var child in current.ChildOperations)
             {
-                var current = stack.Pop();
-                yield return current;
-                PushChildren(stack, current, skip);
-            }
-        }
-        finally
-        {
-            ReturnStack(stack);
-        }
-    }
-
-    private static void PushChildren(Stack<IOperation> stack, IOperation operation, System.Func<IOperation, bool>? skip)
-    {
-        foreach (var child in operation.ChildOperations)
-        {
-            if (child is not (IAnonymousFunctionOperation or ILocalFunctionOperation) && (skip is null || !skip(child)))
-            {
-                stack.Push(child);
+                if (child is not (IAnonymousFunctionOperation or ILocalFunctionOperation) && (skip is null || !skip(child)))
+                {
+                    stack.Push(child);
+                }
             }
         }
     }
@@ -70,22 +39,14 @@ internal static class OperationTree
     /// <summary>An await anywhere in the operation, outside lambdas and local functions.</summary>
     public static bool ContainsAwait(IOperation root)
     {
-        // Asked of every statement of every async method: a plain loop over a reused stack, no iterator.
-        var stack = RentStack();
-        stack.Push(root);
-        var found = false;
-        while (stack.Count > 0)
+        foreach (var operation in SameMethod(root))
         {
-            var current = stack.Pop();
-            if (current is IAwaitOperation)
+            if (operation is IAwaitOperation)
             {
-                found = true;
-                break;
+                return true;
             }
-            PushChildren(stack, current, skip: null);
         }
-        ReturnStack(stack);
-        return found;
+        return false;
     }
 
     /// <summary>The local, parameter, field or property an operation reads or writes directly, or null.</summary>

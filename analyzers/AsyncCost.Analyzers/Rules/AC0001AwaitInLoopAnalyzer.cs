@@ -116,28 +116,27 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            // Each check below can only silence the loop, so they run cheapest first: the await the finding would
-            // name, then what the loop's own operations show, and the taint analysis (walks of every value) last.
             var varying = IterationVaryingSymbols();
-            // One finding per loop: the loop is what a fix rewrites.
-            var first = awaits
-                .Where(a => Awaited(a) is IInvocationOperation call && types.IsTaskLike(call.Type) && StartsIndependentWork(call, varying) && UsesIterationData(call, varying))
-                .OrderBy(a => a.Syntax.SpanStart)
-                .FirstOrDefault();
-            if (first is null)
+            if (IterationsDependOnAwaitedValues(awaits, AwaitTaintedSymbols(), varying) || CarriesValuesIntoAwaits(awaits))
             {
                 return;
             }
             // One ordered resource (a stream written in order, a semaphore held around the rest) serializes the whole body.
             var awaitedCalls = new HashSet<IOperation>(_operations.OfType<IAwaitOperation>().Select(Awaited));
-            if (awaits.Any(a => UsesSharedOrderedResource(Awaited(a), varying, awaitedCalls))
-                || CarriesValuesIntoAwaits(awaits)
-                || IterationsDependOnAwaitedValues(awaits, AwaitTaintedSymbols(), varying))
+            if (awaits.Any(a => UsesSharedOrderedResource(Awaited(a), varying, awaitedCalls)))
             {
                 return;
             }
-            context.ReportDiagnostic(DiagnosticFactory.Create(
-                Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
+            // One finding per loop: the loop is what a fix rewrites.
+            var first = awaits
+                .Where(a => Awaited(a) is IInvocationOperation call && types.IsTaskLike(call.Type) && StartsIndependentWork(call, varying) && UsesIterationData(call, varying))
+                .OrderBy(a => a.Syntax.SpanStart)
+                .FirstOrDefault();
+            if (first is not null)
+            {
+                context.ReportDiagnostic(DiagnosticFactory.Create(
+                    Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
+            }
         }
 
         // Awaits the body runs once per iteration: not in lambdas, and not in a nested loop's body (that loop owns them);
