@@ -18,16 +18,17 @@ builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Disc
 
 // The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
 // AsyncCost:Instrumentation (env AsyncCost__Instrumentation) is for the overhead benchmark (benchmarks/AsyncCost.Benchmarks
-// webshop-overhead): "off" leaves the instrumentation out, "hops-off" keeps only the allocation stream, "hops-always-on" keeps
-// the hop stream on; unset is the default.
+// webshop-overhead): "off" leaves the instrumentation out, "allocations-always-on" samples allocations whenever the hop stream
+// is off, "hops-always-on" keeps the hop stream on; unset is the default, with the options in AsyncCost:Options if any (the fleet
+// test shortens the duty-cycle period there, e.g. AsyncCost__Options__Period=00:00:01).
 var instrumentation = builder.Configuration["AsyncCost:Instrumentation"];
 builder.Services.AddOpenTelemetry().WithMetrics(metrics => (instrumentation switch
 {
-    null or "default" => metrics.AddAsyncCostInstrumentation(),
+    null or "default" => metrics.AddAsyncCostInstrumentation(options => builder.Configuration.GetSection("AsyncCost:Options").Bind(options)),
     "off" => metrics,
-    "hops-off" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = TimeSpan.Zero),
-    "hops-always-on" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = options.HopPeriod),
-    _ => throw new ArgumentException($"AsyncCost:Instrumentation is '{instrumentation}': use default, off, hops-off or hops-always-on."),
+    "allocations-always-on" => metrics.AddAsyncCostInstrumentation(options => options.AllocationWindow = options.Period),
+    "hops-always-on" => metrics.AddAsyncCostInstrumentation(options => options.HopWindow = options.Period),
+    _ => throw new ArgumentException($"AsyncCost:Instrumentation is '{instrumentation}': use default, off, allocations-always-on or hops-always-on."),
 }).AddPrometheusExporter());
 var app = builder.Build();
 app.MapPrometheusScrapingEndpoint();

@@ -2,7 +2,7 @@ using AsyncCost.InProcess;
 
 namespace AsyncCost.OpenTelemetry;
 
-/// <summary>Settings of <see cref="MeterProviderBuilderExtensions.AddAsyncCostInstrumentation"/>: how many series, and what the hop stream may cost.</summary>
+/// <summary>Settings of <see cref="MeterProviderBuilderExtensions.AddAsyncCostInstrumentation"/>: how many series, and what the event streams may cost.</summary>
 public sealed class AsyncCostInstrumentationOptions
 {
     /// <summary>The most methods allowed in <see cref="MaxMethods"/>.</summary>
@@ -16,17 +16,25 @@ public sealed class AsyncCostInstrumentationOptions
     public int MaxMethods { get; set; } = 20;
 
     /// <summary>
-    /// How long the hop stream (TPL events: suspensions, hops, blocking waits) is on in each <see cref="HopPeriod"/>. TPL
-    /// events cost on every await, so the default is 1 s of every 60 s and counts are scaled by period / window.
-    /// Zero turns the hop stream off; equal to <see cref="HopPeriod"/> keeps it always on (then no allocation figures, since
-    /// every allocation would include what TPL tracing itself adds).
+    /// How long the hop stream (TPL events: suspensions, hops, blocking waits) is on in each <see cref="Period"/>. TPL events
+    /// cost on every await (always on, ~72 % of the sample service's throughput), so the default is 1 s and counts are scaled
+    /// by period / window. Zero turns the hop stream off; equal to <see cref="Period"/> keeps it always on (then no allocation
+    /// figures, since every allocation would include what TPL tracing itself adds).
     /// </summary>
-    public TimeSpan HopWindow { get; set; } = HopDutyCycle.Default.Window;
+    public TimeSpan HopWindow { get; set; } = DutyCycle.Default.HopWindow;
 
-    /// <summary>The duty-cycle period of the hop stream. Default 60 s.</summary>
-    public TimeSpan HopPeriod { get; set; } = HopDutyCycle.Default.Period;
+    /// <summary>
+    /// How long allocations are sampled in each <see cref="Period"/>, after the hop window. The runtime's AllocationSampled
+    /// events cost the process on every sample (always on, ~13 % of the sample service's throughput), so the default is 3 s;
+    /// each window's samples are scaled to everything the process allocated since the previous window, by the GC's exact
+    /// count. Zero turns allocation figures off; equal to <see cref="Period"/> samples whenever the hop stream is off.
+    /// </summary>
+    public TimeSpan AllocationWindow { get; set; } = DutyCycle.Default.AllocationWindow;
 
-    internal HopDutyCycle DutyCycle => new(HopWindow, HopPeriod);
+    /// <summary>The cycle both streams share; figures move once per period. Default 60 s.</summary>
+    public TimeSpan Period { get; set; } = DutyCycle.Default.Period;
+
+    internal DutyCycle DutyCycle => new(HopWindow, AllocationWindow, Period);
 
     /// <summary>Throws at startup, with what to change, when the options cannot run.</summary>
     internal void Validate()

@@ -8,16 +8,16 @@ public sealed class InstrumentationTests
 {
     [Theory]
     [InlineData(0, 1, 10, "MaxMethods must be between 1 and 1000 (it is 0)")]
-    [InlineData(20, 11, 10, "must not be longer than the hop period")]
-    [InlineData(20, -1, 10, "must not be negative")]
-    [InlineData(20, 1, 0, "the hop period must be positive")]
+    [InlineData(20, 11, 10, "must not be longer than the period")]
+    [InlineData(20, -1, 10, "the hop window must not be negative")]
+    [InlineData(20, 1, 0, "the period must be positive")]
     public void Options_that_cannot_run_fail_at_startup_with_what_to_change(int maxMethods, int windowSeconds, int periodSeconds, string message)
     {
         var error = Assert.Throws<ArgumentException>(() => Sdk.CreateMeterProviderBuilder().AddAsyncCostInstrumentation(o =>
         {
             o.MaxMethods = maxMethods;
             o.HopWindow = TimeSpan.FromSeconds(windowSeconds);
-            o.HopPeriod = TimeSpan.FromSeconds(periodSeconds);
+            o.Period = TimeSpan.FromSeconds(periodSeconds);
         }));
         Assert.StartsWith("Invalid AsyncCost instrumentation options:", error.Message, StringComparison.Ordinal);
         Assert.Contains(message, error.Message, StringComparison.Ordinal);
@@ -25,15 +25,33 @@ public sealed class InstrumentationTests
 
     [Theory]
     [InlineData(50, 10_000, "the hop window must be 0 (off) or at least 100 ms (it is 00:00:00.0500000)")]
-    [InlineData(9_980, 10_000, "must leave more than 50 ms outside the window, or equal it (always on)")]
+    [InlineData(9_980, 10_000, "must leave more than 50 ms outside the hop window, or equal it (hops always on)")]
     public void Hop_windows_too_short_to_measure_fail_at_startup_with_the_limit(int windowMs, int periodMs, string message)
     {
         var error = Assert.Throws<ArgumentException>(() => Sdk.CreateMeterProviderBuilder().AddAsyncCostInstrumentation(o =>
         {
             o.HopWindow = TimeSpan.FromMilliseconds(windowMs);
-            o.HopPeriod = TimeSpan.FromMilliseconds(periodMs);
+            o.Period = TimeSpan.FromMilliseconds(periodMs);
         }));
         Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(-1, "the allocation window must not be negative")]
+    [InlineData(50, "the allocation window must be 0 (off) or at least 100 ms (it is 00:00:00.0500000)")]
+    public void Allocation_windows_that_cannot_run_fail_at_startup(int windowMs, string message)
+    {
+        var error = Assert.Throws<ArgumentException>(() => Sdk.CreateMeterProviderBuilder().AddAsyncCostInstrumentation(o =>
+            o.AllocationWindow = TimeSpan.FromMilliseconds(windowMs)));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Both_streams_off_is_refused_as_measuring_nothing()
+    {
+        var error = Assert.Throws<ArgumentException>(() => Sdk.CreateMeterProviderBuilder().AddAsyncCostInstrumentation(o =>
+            o.HopWindow = o.AllocationWindow = TimeSpan.Zero));
+        Assert.Contains("both windows are 0", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -41,7 +59,7 @@ public sealed class InstrumentationTests
     {
         var exported = new List<MetricSnapshot>();
         using (var provider = Sdk.CreateMeterProviderBuilder()
-            .AddAsyncCostInstrumentation(o => o.HopWindow = o.HopPeriod = TimeSpan.FromMilliseconds(300))
+            .AddAsyncCostInstrumentation(o => o.HopWindow = o.Period = TimeSpan.FromMilliseconds(300))
             .AddInMemoryExporter(exported)
             .Build())
         {
@@ -67,7 +85,11 @@ public sealed class InstrumentationTests
     {
         var exported = new List<MetricSnapshot>();
         using (var provider = Sdk.CreateMeterProviderBuilder()
-            .AddAsyncCostInstrumentation(o => o.HopWindow = TimeSpan.Zero)
+            .AddAsyncCostInstrumentation(o =>
+            {
+                o.HopWindow = TimeSpan.Zero;
+                o.AllocationWindow = o.Period = TimeSpan.FromMilliseconds(300); // a window closes every 300 ms
+            })
             .AddInMemoryExporter(exported)
             .Build())
         {

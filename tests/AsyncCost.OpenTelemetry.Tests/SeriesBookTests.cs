@@ -12,7 +12,7 @@ public sealed class SeriesBookTests
         return method;
     }
 
-    private static AsyncCostSnapshot Snapshot(params MethodTotals[] methods) => new(methods, TimeSpan.FromSeconds(1), 0, 0, 0);
+    private static AsyncCostSnapshot Snapshot(params MethodTotals[] methods) => new(methods, TimeSpan.FromSeconds(1), 0, 0, 0, 0);
 
     private static Dictionary<string, double> Bytes(SeriesBook book) => book.Current().ToDictionary(s => s.MethodKey, s => s.Bytes);
 

@@ -115,7 +115,17 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
         {
             ArgumentList = { assembly, "--urls", url.ToString().TrimEnd('/') },
-            Environment = { ["Logging__LogLevel__Default"] = "Warning" },
+            Environment =
+            {
+                ["Logging__LogLevel__Default"] = "Warning",
+                // The default duty cycle shortened from a minute to 2 s, so a 15 s load spans several periods. Hops 100 ms (the
+                // shortest window; their time is charged at the rate outside them, and the service is slower while TPL is on, so
+                // longer windows push the bytes up), allocations 1 s (the load after its last window, charged to an idle one, is
+                // a few percent of it).
+                ["AsyncCost__Options__Period"] = "00:00:02",
+                ["AsyncCost__Options__HopWindow"] = "00:00:00.1",
+                ["AsyncCost__Options__AllocationWindow"] = "00:00:01",
+            },
         };
         Start(start);
         return url;

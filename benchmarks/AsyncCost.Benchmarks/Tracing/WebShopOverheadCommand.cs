@@ -9,12 +9,12 @@ namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
 /// `webshop-overhead [rounds] [seconds] [connections]`: what the in-process instrumentation (AsyncCost.OpenTelemetry) costs a
-/// real service. samples/WebShop runs on loopback Kestrel five ways (AsyncCost:Instrumentation off, hops-off, default, default
-/// without EventPipe stack walks, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
+/// real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation off, default,
+/// allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
 /// loop; the same for all in a run) hits each in turn, interleaved per round so machine noise falls on all alike. With taskset and two or more cores, the services and the load generator
-/// run on separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole hop
-/// periods, so the default's one window in each period weighs what it weighs in production, and a short unmeasured lead-in
+/// run on separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole duty-cycle
+/// periods, so the default's windows in each period weigh what it weighs in production, and a short unmeasured lead-in
 /// before each run wakes the server (its thread pool retires idle threads while the others are measured). Prints
 /// requests/s per round with the load average beside it, then per variant the median requests/s and the median of the
 /// rounds' throughput losses against the uninstrumented run of the same round.
@@ -24,11 +24,7 @@ public static partial class WebShopOverheadCommand
 {
     public const string Name = "webshop-overhead";
 
-    private static readonly string[] Variants = ["off", "hops-off", "default", DefaultWithoutStacks, "hops-always-on"];
-
-    /// <summary>The default instrumentation in a process started with DOTNET_EventPipeEnableStackwalk=0: whether the runtime's
-    /// stack walk per AllocationSampled event is what the allocation stream costs.</summary>
-    private const string DefaultWithoutStacks = "default-nostacks";
+    private static readonly string[] Variants = ["off", "default", "allocations-always-on", "hops-always-on"];
 
     /// <summary>The sample's checkout with its default cart: the costly patterns the instrumentation measures.</summary>
     private const string RequestPath = "/checkout/1";
@@ -39,23 +35,23 @@ public static partial class WebShopOverheadCommand
     /// <summary>Unmeasured load right before each measured run.</summary>
     private static readonly TimeSpan LeadIn = TimeSpan.FromSeconds(3);
 
-    /// <summary>A measured run lasts a whole number of these: the default hop period.</summary>
-    private static readonly TimeSpan HopPeriod = HopDutyCycle.Default.Period;
+    /// <summary>A measured run lasts a whole number of these: the default duty-cycle period.</summary>
+    private static readonly TimeSpan Period = DutyCycle.Default.Period;
 
     public static int Run(string[] args)
     {
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
-        var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)HopPeriod.TotalSeconds;
+        var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)Period.TotalSeconds;
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({HopPeriod.TotalSeconds:0})] [connections (16)]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)]");
             return 2;
         }
-        if (seconds % (int)HopPeriod.TotalSeconds != 0)
+        if (seconds % (int)Period.TotalSeconds != 0)
         {
-            Console.Error.WriteLine($"{seconds} s per run is not a whole number of hop periods ({HopPeriod.TotalSeconds:0} s): "
-                + "the default's runs would hold its hop window more or less often than the service does.");
+            Console.Error.WriteLine($"{seconds} s per run is not a whole number of duty-cycle periods ({Period.TotalSeconds:0} s): "
+                + "the default's runs would hold its windows more or less often than the service does.");
             return 2;
         }
         var shop = WebShopDll();
@@ -147,11 +143,7 @@ public static partial class WebShopOverheadCommand
             var start = CorePlacement.StartInfo(cores.Service, ["dotnet", dll, "--urls", $"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
             start.RedirectStandardOutput = true;
             start.RedirectStandardError = true;
-            start.Environment["AsyncCost__Instrumentation"] = variant == DefaultWithoutStacks ? "default" : variant;
-            if (variant == DefaultWithoutStacks)
-            {
-                start.Environment["DOTNET_EventPipeEnableStackwalk"] = "0";
-            }
+            start.Environment["AsyncCost__Instrumentation"] = variant;
             // Kestrel's per-request Information logs would cost more than what is measured.
             start.Environment["Logging__LogLevel__Default"] = "Warning";
             // The sample blocks on .Result by design: its throughput follows the pool's thread injection and retirement more

@@ -76,7 +76,13 @@ internal sealed class AllocationComputer
     /// Adds another stream's estimates (a later slice or trace file of the same pass): Horvitz–Thompson totals and their
     /// variances add over disjoint streams. As within one stream, AllocationSampled estimates are never mixed with ticks.
     /// </summary>
-    public void Add(AllocationComputer other)
+    public void Add(AllocationComputer other) => Add(other, 1);
+
+    /// <summary>
+    /// Adds another stream's estimates, each standing for <paramref name="scale"/> times what it saw (samples taken in a slice
+    /// of the time, scaled to the whole): totals scale by it, variances by its square.
+    /// </summary>
+    public void Add(AllocationComputer other, double scale)
     {
         ArgumentNullException.ThrowIfNull(other);
         if (other.EventKind is null || (EventKind == "AllocationSampled" && other.EventKind != EventKind))
@@ -93,10 +99,10 @@ internal sealed class AllocationComputer
         {
             var tally = Tally(theirs.TypeName);
             tally.Samples += theirs.Samples;
-            tally.Bytes += theirs.Bytes;
-            tally.BytesVariance += theirs.BytesVariance;
-            tally.Objects += theirs.Objects;
-            tally.ObjectsVariance += theirs.ObjectsVariance;
+            tally.Bytes += theirs.Bytes * scale;
+            tally.BytesVariance += theirs.BytesVariance * scale * scale;
+            tally.Objects += theirs.Objects * scale;
+            tally.ObjectsVariance += theirs.ObjectsVariance * scale * scale;
         }
         Samples += other.Samples;
     }

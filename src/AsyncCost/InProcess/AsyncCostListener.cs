@@ -6,8 +6,9 @@ namespace AsyncCost.InProcess;
 /// <summary>
 /// Async cost per method, measured inside the running process and available at any moment: an EventListener feeds the same
 /// computers as an EventPipe session, and each <see cref="Snapshot"/> attributes what arrived since the last one with the
-/// same <c>ReportBuilder</c> the CLI's reports use, then adds it to running totals. Allocation figures are scaled up for
-/// the time the hop stream was on (its allocations are dropped), hop figures for the time it was off.
+/// same <c>ReportBuilder</c> the CLI's reports use, then adds it to running totals. Allocation figures are scaled to what the
+/// process allocated between allocation windows, hop figures to the time between hop windows (see <see cref="DutyCycle"/>);
+/// each arrives as its window closes.
 /// Create one per process; it never throws into the host once constructed.
 /// </summary>
 public sealed class AsyncCostListener : IDisposable
@@ -17,7 +18,7 @@ public sealed class AsyncCostListener : IDisposable
 
     private readonly Lock _gate = new();
     private readonly RuntimeEventListener _listener;
-    private readonly HopDutyCycle _dutyCycle;
+    private readonly DutyCycle _dutyCycle;
     private readonly Action<string> _log;
     private readonly MethodCatalog _catalog = new();
     private readonly Dictionary<string, MethodTotals> _totals = new(StringComparer.Ordinal);
@@ -26,30 +27,31 @@ public sealed class AsyncCostListener : IDisposable
     private long _allocationSamples;
     private long _excludedSamples;
     private int _hopWindows;
+    private int _allocationWindows;
     private bool _saidAllocationsSilent;
 
     /// <summary>Starts listening.</summary>
-    /// <param name="hopDutyCycle">When the hop stream runs (see <see cref="HopDutyCycle"/>).</param>
+    /// <param name="dutyCycle">When the hop and allocation streams run (see <see cref="InProcess.DutyCycle"/>).</param>
     /// <param name="log">Receives the rare messages the stream has for a person: what it cannot measure, or why it stopped.
     /// A callback that throws loses its message; the exception never reaches the process.</param>
     /// <exception cref="ArgumentException">The duty cycle cannot run.</exception>
-    public AsyncCostListener(HopDutyCycle hopDutyCycle, Action<string>? log = null)
-        : this(hopDutyCycle, log, ignoreAllocationEvents: false)
+    public AsyncCostListener(DutyCycle dutyCycle, Action<string>? log = null)
+        : this(dutyCycle, log, ignoreAllocationEvents: false)
     {
     }
 
     /// <summary>Starts listening; <paramref name="ignoreAllocationEvents"/> makes it behave as on a runtime whose
     /// AllocationSampled events never arrive (tests of that fallback).</summary>
-    internal AsyncCostListener(HopDutyCycle hopDutyCycle, Action<string>? log, bool ignoreAllocationEvents)
+    internal AsyncCostListener(DutyCycle dutyCycle, Action<string>? log, bool ignoreAllocationEvents)
     {
-        ArgumentNullException.ThrowIfNull(hopDutyCycle);
-        if (hopDutyCycle.Problem() is { } problem)
+        ArgumentNullException.ThrowIfNull(dutyCycle);
+        if (dutyCycle.Problem() is { } problem)
         {
-            throw new ArgumentException("Invalid hop duty cycle: " + problem, nameof(hopDutyCycle));
+            throw new ArgumentException("Invalid duty cycle: " + problem, nameof(dutyCycle));
         }
-        _dutyCycle = hopDutyCycle;
+        _dutyCycle = dutyCycle;
         _log = NeverThrowing(log);
-        _listener = new RuntimeEventListener(hopDutyCycle, _log, ignoreAllocationEvents);
+        _listener = new RuntimeEventListener(dutyCycle, _log, ignoreAllocationEvents);
     }
 
     /// <summary>Each method's totals since the stream started, including what arrived up to now.</summary>
@@ -67,7 +69,7 @@ public sealed class AsyncCostListener : IDisposable
             {
                 _log($"AsyncCost could not attribute the last interval ({e.GetType().Name}: {e.Message}); totals so far are kept.");
             }
-            return new AsyncCostSnapshot([.. _totals.Values.Select(t => t.Copy())], DateTime.UtcNow - _startedAt, _allocationSamples, _excludedSamples, _hopWindows);
+            return new AsyncCostSnapshot([.. _totals.Values.Select(t => t.Copy())], DateTime.UtcNow - _startedAt, _allocationSamples, _excludedSamples, _allocationWindows, _hopWindows);
         }
     }
 
@@ -93,6 +95,7 @@ public sealed class AsyncCostListener : IDisposable
     {
         _allocationSamples += interval.Allocations.Samples;
         _excludedSamples += interval.ExcludedSamples;
+        _allocationWindows += interval.AllocationWindows;
         _hopWindows += interval.ClosedWindows.Windows;
         CheckAllocationsArrive();
 
@@ -114,22 +117,20 @@ public sealed class AsyncCostListener : IDisposable
         var report = new ReportBuilder(_catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
             passes, [], StopReason.DurationElapsed, cutShort: false, []);
 
-        // Allocations were dropped while TPL was on: the rest stand for them too.
-        var allocationScale = _dutyCycle.AllocationScale;
         foreach (var method in report.Methods)
         {
             var totals = Totals(method);
             foreach (var allocation in method.Allocations)
             {
-                totals.BytesByKind[allocation.Kind] = totals.BytesByKind.GetValueOrDefault(allocation.Kind) + allocation.Bytes.Value * allocationScale;
+                totals.BytesByKind[allocation.Kind] = totals.BytesByKind.GetValueOrDefault(allocation.Kind) + allocation.Bytes.Value;
             }
             if (method.SampledCalls is { Source: FigureSource.AllocationPass } calls)
             {
-                totals.Calls += calls.Value * allocationScale;
+                totals.Calls += calls.Value;
             }
-            totals.Suspensions += (method.SuspendingCalls?.Value ?? 0) * _dutyCycle.Scale;
-            totals.Hops += (method.Hops?.Value ?? 0) * _dutyCycle.Scale;
-            totals.BlockingWaits += (method.BlockingWaits?.Value ?? 0) * _dutyCycle.Scale;
+            totals.Suspensions += (method.SuspendingCalls?.Value ?? 0) * _dutyCycle.HopScale;
+            totals.Hops += (method.Hops?.Value ?? 0) * _dutyCycle.HopScale;
+            totals.BlockingWaits += (method.BlockingWaits?.Value ?? 0) * _dutyCycle.HopScale;
         }
     }
 
@@ -158,7 +159,7 @@ public sealed class AsyncCostListener : IDisposable
     /// <summary>A runtime without AllocationSampled (before .NET 10, or with EventPipe off) sends nothing: say once what is missing.</summary>
     private void CheckAllocationsArrive()
     {
-        if (_saidAllocationsSilent || _allocationSamples + _excludedSamples > 0 || _dutyCycle.IsAlwaysOn
+        if (_saidAllocationsSilent || _allocationSamples + _excludedSamples > 0 || _allocationWindows == 0
             || GC.GetTotalAllocatedBytes() - _allocatedAtStart < SilentAllocationThreshold)
         {
             return;

@@ -48,5 +48,6 @@ public sealed class MethodTotals
 /// <param name="Elapsed">Time since the stream started.</param>
 /// <param name="AllocationSamples">AllocationSampled events counted (outside TPL windows).</param>
 /// <param name="ExcludedAllocationSamples">AllocationSampled events dropped because TPL events were on when they were recorded.</param>
+/// <param name="AllocationWindows">Allocation windows completed and counted.</param>
 /// <param name="HopWindows">Hop windows completed and counted.</param>
-public sealed record AsyncCostSnapshot(IReadOnlyList<MethodTotals> Methods, TimeSpan Elapsed, long AllocationSamples, long ExcludedAllocationSamples, int HopWindows);
+public sealed record AsyncCostSnapshot(IReadOnlyList<MethodTotals> Methods, TimeSpan Elapsed, long AllocationSamples, long ExcludedAllocationSamples, int AllocationWindows, int HopWindows);

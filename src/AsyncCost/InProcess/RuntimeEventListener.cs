@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Diagnostics.Tracing;
 using AsyncCost.Computers;
 using AsyncCost.Events;
@@ -5,35 +6,60 @@ using AsyncCost.Events;
 namespace AsyncCost.InProcess;
 
 /// <summary>What the listener gathered since the last drain.</summary>
-/// <param name="Allocations">Allocation samples recorded while TPL events were off.</param>
+/// <param name="Allocations">Allocation samples of the allocation windows that closed, each window's scaled to the bytes the
+/// process allocated since the window before it closed.</param>
+/// <param name="AllocationWindows">How many allocation windows those are.</param>
 /// <param name="ClosedWindows">The hop windows that closed, added up (<see cref="HopComputer.Windows"/> says how many).</param>
 /// <param name="ExcludedSamples">Allocation samples dropped because TPL events were on.</param>
-internal sealed record StreamInterval(AllocationComputer Allocations, HopComputer ClosedWindows, long ExcludedSamples);
+internal sealed record StreamInterval(AllocationComputer Allocations, int AllocationWindows, HopComputer ClosedWindows, long ExcludedSamples);
 
 /// <summary>
 /// The in-process path: an EventListener on the runtime's own event sources, feeding the same computers as the EventPipe
-/// reader through <see cref="EventMapping"/>. AllocationSampled (.NET 10, sampled by the runtime) stays on; TplEventSource and
-/// FrameworkEventSource are switched on for the hop windows of a <see cref="HopDutyCycle"/>. While they are on, await
-/// allocates differently (the observer effect), so allocations stamped inside a window are dropped. Never throws into the
-/// process: a failure is reported once through the log callback and the listener stops feeding.
+/// reader through <see cref="EventMapping"/>, on the schedule of a <see cref="DutyCycle"/>: each period a hop window
+/// (TplEventSource and FrameworkEventSource on), its tail, an allocation window (AllocationSampled counted), then quiet.
+/// When the allocation window fills all the hop window leaves, AllocationSampled stays on and the samples stamped inside hop
+/// windows are dropped (TPL tracing changes what awaits allocate); otherwise it is switched on for its window only.
+/// An allocation window's samples stand for everything the process allocated since the previous window closed, by the GC's
+/// exact count, so the bytes stay right when the service runs slower while sampled. Never throws into the process: a failure
+/// is reported once through the log callback and the listener stops feeding.
 /// </summary>
 internal sealed class RuntimeEventListener : EventListener
 {
     /// <summary>Runtime events reach the listener after a delay: windows are kept this long past their end to judge late ones.</summary>
     private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(10);
 
+    private enum Phase { Hops, HopTail, Allocations, Quiet }
+
+    private static readonly Phase[] Cycle = [Phase.Hops, Phase.HopTail, Phase.Allocations, Phase.Quiet];
+
     // Initialized before the base constructor announces the existing sources.
     private readonly Lock _gate = new();
     private readonly List<EventSource> _hopSources = [];
     private readonly List<(DateTime Start, DateTime End)> _tplWindows = [];
+    private readonly List<(DateTime Start, DateTime End)> _allocationSpans = [];
+    private EventSource? _runtimeSource;
+    private bool _allocationEventsOn;
+    // Samples of the open allocation window (and late ones of the last), then each closed window's, scaled, until a drain.
+    private AllocationComputer _windowAllocations = new();
     private AllocationComputer _allocations = new();
+    private int _allocationWindows;
+    private long _allocatedAtLastWindowEnd;
+    private long _lastWindowEnd;
+    private long _countedBytes;
+    // What the hop windows (with their tails) allocated since the last allocation window closed, and how long they lasted:
+    // TPL tracing makes awaits allocate more, so those bytes are left out and the time outside them stands for theirs.
+    private (long Allocated, long Timestamp)? _hopSpanStart;
+    private long _hopSpanBytes;
+    private long _hopSpanTicks;
+    private long? _countingSince;
     // Each window is added in here as it closes: with nobody collecting (no scrape for hours), memory stays that of one window.
     private HopComputer _closedWindows = new();
     private HopComputer? _openWindow;
     private long _excludedSamples;
-    private HopDutyCycle _dutyCycle = HopDutyCycle.Off;
+    private DutyCycle _dutyCycle = DutyCycle.AllocationsOnly;
     private Action<string> _log = _ => { };
-    private Timer? _dutyTimer;
+    private Timer? _phaseTimer;
+    private Phase? _phase;
     private bool _failed;
     private bool _disposed;
 
@@ -41,17 +67,16 @@ internal sealed class RuntimeEventListener : EventListener
     /// for a listener told to ignore allocation events (tests of a runtime that sends none).</summary>
     private bool _feedAllocationEvents;
 
-    public RuntimeEventListener(HopDutyCycle dutyCycle, Action<string> log, bool ignoreAllocationEvents = false)
+    public RuntimeEventListener(DutyCycle dutyCycle, Action<string> log, bool ignoreAllocationEvents = false)
     {
         _dutyCycle = dutyCycle;
         _log = log;
         lock (_gate)
         {
             _feedAllocationEvents = !ignoreAllocationEvents;
-            if (!dutyCycle.IsOff)
-            {
-                _dutyTimer = new Timer(_ => SafeToggle(), null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
-            }
+            _allocatedAtLastWindowEnd = GC.GetTotalAllocatedBytes();
+            _lastWindowEnd = Stopwatch.GetTimestamp();
+            _phaseTimer = new Timer(_ => SafeAdvance(), null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
         }
     }
 
@@ -60,7 +85,16 @@ internal sealed class RuntimeEventListener : EventListener
         switch (eventSource.Name)
         {
             case KnownEvents.RuntimeProvider:
-                EnableEvents(eventSource, EventLevel.Informational, (EventKeywords)KnownEvents.AllocationSamplingKeyword);
+                bool allocationsOn;
+                lock (_gate)
+                {
+                    _runtimeSource = eventSource;
+                    allocationsOn = _allocationEventsOn;
+                }
+                if (allocationsOn)
+                {
+                    EnableAllocationEvents(eventSource);
+                }
                 break;
             case KnownEvents.TplProvider or KnownEvents.FrameworkProvider:
                 bool windowOpen;
@@ -94,11 +128,11 @@ internal sealed class RuntimeEventListener : EventListener
                 {
                     case KnownEvents.RuntimeProvider when !_feedAllocationEvents:
                         break;
-                    case KnownEvents.RuntimeProvider when InsideTplWindow(eventData.TimeStamp):
+                    case KnownEvents.RuntimeProvider when InsideTplWindow(eventData.TimeStamp) || !Inside(_allocationSpans, eventData.TimeStamp):
                         _excludedSamples++;
                         break;
                     case KnownEvents.RuntimeProvider:
-                        EventMapping.OnRuntimeEvent(eventData.EventId, fields, _allocations);
+                        EventMapping.OnRuntimeEvent(eventData.EventId, fields, _windowAllocations);
                         break;
                     case KnownEvents.TplProvider when _openWindow is not null:
                         EventMapping.OnTplEvent(eventData.EventId, fields, _openWindow);
@@ -124,8 +158,9 @@ internal sealed class RuntimeEventListener : EventListener
     {
         lock (_gate)
         {
-            var interval = new StreamInterval(_allocations, _closedWindows, _excludedSamples);
+            var interval = new StreamInterval(_allocations, _allocationWindows, _closedWindows, _excludedSamples);
             _allocations = new AllocationComputer();
+            _allocationWindows = 0;
             _closedWindows = new HopComputer();
             _excludedSamples = 0;
             return interval;
@@ -137,15 +172,17 @@ internal sealed class RuntimeEventListener : EventListener
         lock (_gate)
         {
             _disposed = true;
-            _dutyTimer?.Dispose();
-            _dutyTimer = null;
+            _phaseTimer?.Dispose();
+            _phaseTimer = null;
         }
         base.Dispose();
     }
 
-    private bool InsideTplWindow(DateTime timestamp)
+    private bool InsideTplWindow(DateTime timestamp) => Inside(_tplWindows, timestamp);
+
+    private static bool Inside(List<(DateTime Start, DateTime End)> spans, DateTime timestamp)
     {
-        foreach (var (start, end) in _tplWindows)
+        foreach (var (start, end) in spans)
         {
             if (timestamp >= start && timestamp < end)
             {
@@ -155,76 +192,198 @@ internal sealed class RuntimeEventListener : EventListener
         return false;
     }
 
-    private void SafeToggle()
+    private TimeSpan Length(Phase phase) => phase switch
+    {
+        Phase.Hops => _dutyCycle.HopWindow,
+        Phase.HopTail => _dutyCycle.HopsOff || _dutyCycle.HopsAlwaysOn ? TimeSpan.Zero : DutyCycle.HopWindowTail,
+        Phase.Allocations => _dutyCycle.CountedAllocationTime,
+        _ => _dutyCycle.Period - Length(Phase.Hops) - Length(Phase.HopTail) - Length(Phase.Allocations),
+    };
+
+    /// <summary>The phase after <paramref name="phase"/> that lasts (a phase may follow itself: always-on hops close and
+    /// reopen a window each period, always-on allocations close one).</summary>
+    private Phase Next(Phase? phase)
+    {
+        var at = phase is { } current ? Array.IndexOf(Cycle, current) : Cycle.Length - 1;
+        for (var step = 1; step <= Cycle.Length; step++)
+        {
+            var next = Cycle[(at + step) % Cycle.Length];
+            if (Length(next) > TimeSpan.Zero)
+            {
+                return next;
+            }
+        }
+        return Phase.Quiet;
+    }
+
+    private void SafeAdvance()
     {
         try
         {
-            Toggle();
+            Advance();
         }
 #pragma warning disable CA1031 // a timer callback that throws would take the process down
         catch (Exception e)
 #pragma warning restore CA1031
         {
-            Fail("switching the hop stream failed", e);
+            Fail("switching the event streams failed", e);
         }
     }
 
-    /// <summary>Opens a hop window when none is open, closes the open one otherwise (always on: closes and reopens at once).
-    /// Sources are switched outside the gate: EventListener holds its own lock while it announces sources.</summary>
-    private void Toggle()
+    /// <summary>Leaves the current phase and enters the next. The timer is set once both are done (sources switch outside the
+    /// gate, since EventListener holds its own lock while it announces sources), for what is left of the new phase.</summary>
+    private void Advance()
     {
-        List<EventSource> sources;
-        bool opening;
+        var started = Stopwatch.GetTimestamp();
+        Phase? leaving;
+        Phase entering;
         lock (_gate)
         {
             if (_disposed || _failed)
             {
                 return;
             }
-            sources = [.. _hopSources];
-            opening = _openWindow is null;
-            if (opening)
-            {
-                _openWindow = new HopComputer();
-                _tplWindows.Add((DateTime.UtcNow, DateTime.MaxValue));
-                _dutyTimer?.Change(_dutyCycle.Window, Timeout.InfiniteTimeSpan);
-            }
-            else
-            {
-                _closedWindows.Add(_openWindow!);
-                // Every allocation sample is checked against these: keep only the windows a late sample can still fall in.
-                var judged = DateTime.UtcNow - LateEventAllowance;
-                _tplWindows.RemoveAll(w => w.End < judged);
-                if (_dutyCycle.IsAlwaysOn)
-                {
-                    _openWindow = new HopComputer();
-                    _dutyTimer?.Change(_dutyCycle.Period, Timeout.InfiniteTimeSpan);
-                    return;
-                }
-                _openWindow = null;
-                _dutyTimer?.Change(_dutyCycle.Period - _dutyCycle.Window, Timeout.InfiniteTimeSpan);
-            }
+            leaving = _phase;
+            entering = Next(_phase);
+            _phase = entering;
         }
-        foreach (var source in sources)
+        if (leaving is { } left)
         {
-            if (opening)
-            {
-                EnableHopSource(source);
-            }
-            else
-            {
-                DisableEvents(source);
-            }
+            Leave(left);
         }
-        if (!opening)
+        Enter(entering);
+        lock (_gate)
         {
-            lock (_gate)
-            {
-                // Allocations are dropped until the sources are off, and a little after.
-                _tplWindows[^1] = (_tplWindows[^1].Start, DateTime.UtcNow + HopDutyCycle.WindowTail);
-            }
+            var rest = Length(entering) - Stopwatch.GetElapsedTime(started);
+            _phaseTimer?.Change(rest > TimeSpan.Zero ? rest : TimeSpan.Zero, Timeout.InfiniteTimeSpan);
         }
     }
+
+    private void Enter(Phase phase)
+    {
+        switch (phase)
+        {
+            case Phase.Hops:
+                List<EventSource> sources;
+                lock (_gate)
+                {
+                    _hopSpanStart ??= (GC.GetTotalAllocatedBytes(), Stopwatch.GetTimestamp());
+                    _openWindow = new HopComputer();
+                    _tplWindows.Add((DateTime.UtcNow, DateTime.MaxValue));
+                    sources = [.. _hopSources];
+                }
+                sources.ForEach(EnableHopSource);
+                break;
+            case Phase.Allocations:
+                if (SwitchAllocationEvents(on: true) is { } runtime)
+                {
+                    EnableAllocationEvents(runtime);
+                }
+                lock (_gate)
+                {
+                    _countingSince = GC.GetTotalAllocatedBytes();
+                    _allocationSpans.Add((DateTime.UtcNow, DateTime.MaxValue));
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void Leave(Phase phase)
+    {
+        switch (phase)
+        {
+            case Phase.Hops:
+                List<EventSource> sources;
+                lock (_gate)
+                {
+                    _closedWindows.Add(_openWindow!);
+                    _openWindow = null;
+                    // Every allocation sample is checked against these: keep only the windows a late sample can still fall in.
+                    var judged = DateTime.UtcNow - LateEventAllowance;
+                    _tplWindows.RemoveAll(w => w.End < judged);
+                    sources = [.. _hopSources];
+                }
+                sources.ForEach(DisableEvents);
+                lock (_gate)
+                {
+                    // Allocations are dropped until the sources are off, and a little after.
+                    _tplWindows[^1] = (_tplWindows[^1].Start, DateTime.UtcNow + DutyCycle.HopWindowTail);
+                }
+                break;
+            case Phase.HopTail:
+                lock (_gate)
+                {
+                    if (_hopSpanStart is { } start)
+                    {
+                        _hopSpanBytes += GC.GetTotalAllocatedBytes() - start.Allocated;
+                        _hopSpanTicks += Stopwatch.GetTimestamp() - start.Timestamp;
+                        _hopSpanStart = null;
+                    }
+                }
+                break;
+            case Phase.Allocations:
+                CloseAllocationWindow();
+                if (SwitchAllocationEvents(on: false) is { } runtime)
+                {
+                    DisableEvents(runtime);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /// <summary>The window's samples stand for all the process allocated since the last window closed: they are scaled by
+    /// that over what it allocated while they were counted. What it allocated in hop windows is replaced by what it allocates
+    /// outside them in the same time.</summary>
+    private void CloseAllocationWindow()
+    {
+        lock (_gate)
+        {
+            var allocated = GC.GetTotalAllocatedBytes();
+            _countedBytes += allocated - (_countingSince ?? allocated);
+            _countingSince = null;
+            // Samples are judged by their time stamps: the runtime may still send some after it was told to stop.
+            var now = DateTime.UtcNow;
+            _allocationSpans[^1] = (_allocationSpans[^1].Start, now);
+            _allocationSpans.RemoveAll(span => span.End < now - LateEventAllowance);
+            if (_countedBytes <= 0)
+            {
+                return;
+            }
+            var ticks = Stopwatch.GetTimestamp();
+            var outsideHops = (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
+            var standsFor = (allocated - _allocatedAtLastWindowEnd - _hopSpanBytes) / outsideHops;
+            _allocations.Add(_windowAllocations, standsFor / _countedBytes);
+            _allocationWindows++;
+            _windowAllocations = new AllocationComputer();
+            _allocatedAtLastWindowEnd = allocated;
+            _lastWindowEnd = ticks;
+            _hopSpanBytes = 0;
+            _hopSpanTicks = 0;
+            _countedBytes = 0;
+        }
+    }
+
+    /// <summary>Records whether AllocationSampled should be on; returns the runtime source when it has to be switched now
+    /// (only when the schedule switches it, and once the source exists).</summary>
+    private EventSource? SwitchAllocationEvents(bool on)
+    {
+        lock (_gate)
+        {
+            if (_allocationEventsOn == on || (!on && !_dutyCycle.AllocationsSwitched))
+            {
+                return null;
+            }
+            _allocationEventsOn = on;
+            return _runtimeSource;
+        }
+    }
+
+    private void EnableAllocationEvents(EventSource runtime) =>
+        EnableEvents(runtime, EventLevel.Informational, (EventKeywords)KnownEvents.AllocationSamplingKeyword);
 
     private void EnableHopSource(EventSource source) =>
         EnableEvents(source, EventLevel.Verbose, (EventKeywords)(source.Name == KnownEvents.TplProvider ? KnownEvents.InProcessTplKeywords : KnownEvents.FrameworkKeywords));
