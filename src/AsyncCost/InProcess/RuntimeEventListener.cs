@@ -45,7 +45,6 @@ internal sealed class RuntimeEventListener : EventListener
     private int _allocationWindows;
     private long _allocatedAtLastWindowEnd;
     private long _lastWindowEnd;
-    private long _countedBytes;
     // What the hop windows (with their tails) allocated since the last allocation window closed, and how long they lasted:
     // TPL tracing makes awaits allocate more, so those bytes are left out and the time outside them stands for theirs.
     private (long Allocated, long Timestamp)? _hopSpanStart;
@@ -56,7 +55,7 @@ internal sealed class RuntimeEventListener : EventListener
     private HopComputer _closedWindows = new();
     private HopComputer? _openWindow;
     private long _excludedSamples;
-    private DutyCycle _dutyCycle = DutyCycle.AllocationsOnly;
+    private readonly DutyCycle _dutyCycle;
     private Action<string> _log = _ => { };
     private Timer? _phaseTimer;
     private Phase? _phase;
@@ -343,27 +342,26 @@ internal sealed class RuntimeEventListener : EventListener
         lock (_gate)
         {
             var allocated = GC.GetTotalAllocatedBytes();
-            _countedBytes += allocated - (_countingSince ?? allocated);
+            var counted = allocated - (_countingSince ?? allocated);
             _countingSince = null;
             // Samples are judged by their time stamps: the runtime may still send some after it was told to stop.
             var now = DateTime.UtcNow;
             _allocationSpans[^1] = (_allocationSpans[^1].Start, now);
             _allocationSpans.RemoveAll(span => span.End < now - LateEventAllowance);
-            if (_countedBytes <= 0)
+            if (counted <= 0)
             {
-                return;
+                return; // nothing allocated while counting: the samples, if any, wait for the next window
             }
             var ticks = Stopwatch.GetTimestamp();
             var outsideHops = (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
             var standsFor = (allocated - _allocatedAtLastWindowEnd - _hopSpanBytes) / outsideHops;
-            _allocations.Add(_windowAllocations, standsFor / _countedBytes);
+            _allocations.Add(_windowAllocations, standsFor / counted);
             _allocationWindows++;
             _windowAllocations = new AllocationComputer();
             _allocatedAtLastWindowEnd = allocated;
             _lastWindowEnd = ticks;
             _hopSpanBytes = 0;
             _hopSpanTicks = 0;
-            _countedBytes = 0;
         }
     }
 
