@@ -46,6 +46,26 @@ public sealed class UserErrorTests
     }
 
     [Fact]
+    public async Task Diagnostics_disabled_is_12_even_where_a_killed_process_with_the_same_pid_left_its_socket()
+    {
+        using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        // What a runtime killed earlier under this pid leaves in the temp directory: its socket, keyed by its own start time.
+        var leftBehind = Path.Combine(Path.GetTempPath(), $"dotnet-diagnostic-{workload.IdText}-1-socket");
+        await File.WriteAllTextAsync(leftBehind, "");
+        try
+        {
+            var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText);
+
+            Expect.OneLineError(result, 12, "DOTNET_EnableDiagnostics=0");
+        }
+        finally
+        {
+            File.Delete(leftBehind);
+        }
+    }
+
+    [Fact]
     public async Task Another_users_process_is_13()
     {
         // Only root can run the tool as another user (setpriv); xunit 2 has no runtime skip, so elsewhere this test has nothing to check.

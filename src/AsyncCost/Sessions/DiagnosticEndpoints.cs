@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using AsyncCost.Os;
 using Microsoft.Diagnostics.NETCore.Client;
 
 namespace AsyncCost.Sessions;
@@ -11,21 +12,29 @@ namespace AsyncCost.Sessions;
 /// </summary>
 internal static partial class DiagnosticEndpoints
 {
-    [GeneratedRegex(@"^dotnet-diagnostic-(\d+)-\d+-socket$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^dotnet-diagnostic-(\d+)-(\d+)-socket$", RegexOptions.CultureInvariant)]
     private static partial Regex SocketName();
 
-    public static IReadOnlySet<int> Published()
+    /// <summary>The live processes whose diagnostics socket is in the temp directory (or that the client library finds).
+    /// A socket counts only when its disambiguation key is the live process's start time: a runtime that was killed leaves
+    /// its socket behind, and a later process that reuses the pid would otherwise look traceable (seen here: a process with
+    /// diagnostics off reported as "connection refused" through a socket 430 killed processes had left in /tmp).</summary>
+    public static IReadOnlySet<int> Published() => Published(Path.GetTempPath());
+
+    internal static IReadOnlySet<int> Published(string socketDirectory)
     {
         var result = new HashSet<int>();
+        var leftBehind = new HashSet<int>();
         try
         {
-            foreach (var path in Directory.EnumerateFiles(Path.GetTempPath(), "dotnet-diagnostic-*-socket"))
+            foreach (var path in Directory.EnumerateFiles(socketDirectory, "dotnet-diagnostic-*-socket"))
             {
                 var match = SocketName().Match(Path.GetFileName(path));
-                if (match.Success && int.TryParse(match.Groups[1].Value, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && TargetProcess.Exists(pid))
+                if (!match.Success || !int.TryParse(match.Groups[1].Value, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || !TargetProcess.Exists(pid))
                 {
-                    result.Add(pid);
+                    continue;
                 }
+                (IsOwnedByLiveProcess(pid, match.Groups[2].Value) ? result : leftBehind).Add(pid);
             }
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
@@ -34,13 +43,21 @@ internal static partial class DiagnosticEndpoints
         }
         try
         {
-            result.UnionWith(DiagnosticsClient.GetPublishedProcesses());
+            // The library lists every socket whose pid is alive, left-behind ones too; it is asked for what it finds elsewhere
+            // (a process with its own TMPDIR).
+            result.UnionWith(DiagnosticsClient.GetPublishedProcesses().Where(pid => result.Contains(pid) || !leftBehind.Contains(pid)));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException)
         {
         }
         return result;
     }
+
+    /// <summary>True when the socket's key is the start time of the process that now has its pid, or when that cannot be
+    /// told (no /proc: macOS keys by seconds since the epoch, which a process's start time does not give exactly).</summary>
+    private static bool IsOwnedByLiveProcess(int processId, string key) =>
+        !OperatingSystem.IsLinux() || ProcFs.StartTimeTicks(processId) is not { } started
+        || started.ToString(CultureInfo.InvariantCulture) == key;
 
     /// <summary>Removes what a runtime that was killed (SIGKILL) leaves in the temp directory: its diagnostic socket and its
     /// debugger pipes. Only for a process that no longer exists, so a recycled pid's live files are never touched.</summary>

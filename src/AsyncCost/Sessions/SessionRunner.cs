@@ -578,7 +578,7 @@ internal static partial class SessionRunner
             {
                 return true;
             }
-            if (TargetProcess.ParentOf(current) is not { } parent || parent <= 1)
+            if (ProcFs.ParentOf(current) is not { } parent || parent <= 1)
             {
                 return false;
             }

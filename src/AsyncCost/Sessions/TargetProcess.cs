@@ -134,22 +134,6 @@ internal static class TargetProcess
         }
     }
 
-    /// <summary>The parent process id from /proc/PID/stat, or null.</summary>
-    public static int? ParentOf(int processId)
-    {
-        try
-        {
-            var stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
-            // "pid (comm) state ppid ...": comm may contain spaces and parentheses, so split after the last ')'.
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return int.Parse(fields[1], CultureInfo.InvariantCulture);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
-        {
-            return null;
-        }
-    }
-
     private static string[] ReadEnvironment(int processId, out bool denied)
     {
         denied = false;

@@ -23,6 +23,47 @@ public class SessionHelpersTests
     }
 
     [Fact]
+    public void A_socket_counts_only_when_its_key_is_the_live_processs_start_time()
+    {
+        using var sleeper = System.Diagnostics.Process.Start("sleep", "60");
+        var directory = Directory.CreateTempSubdirectory("asynccost-sockets-").FullName;
+        try
+        {
+            var started = ProcFs.StartTimeTicks(sleeper.Id);
+            Assert.NotNull(started);
+            var leftBehind = Path.Combine(directory, $"dotnet-diagnostic-{sleeper.Id}-{started + 1}-socket");
+            File.WriteAllText(leftBehind, "");
+
+            Assert.DoesNotContain(sleeper.Id, DiagnosticEndpoints.Published(directory));
+
+            File.Move(leftBehind, Path.Combine(directory, $"dotnet-diagnostic-{sleeper.Id}-{started}-socket"));
+            Assert.Contains(sleeper.Id, DiagnosticEndpoints.Published(directory));
+        }
+        finally
+        {
+            sleeper.Kill();
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void Reads_a_processs_parent_and_start_time_from_proc_stat()
+    {
+        using var child = System.Diagnostics.Process.Start("sleep", "60");
+        try
+        {
+            Assert.Equal(Environment.ProcessId, ProcFs.ParentOf(child.Id));
+            // A child starts after its parent, and clock ticks since boot only grow.
+            Assert.True(ProcFs.StartTimeTicks(child.Id) >= ProcFs.StartTimeTicks(Environment.ProcessId));
+            Assert.Null(ProcFs.StartTimeTicks(int.MaxValue));
+        }
+        finally
+        {
+            child.Kill();
+        }
+    }
+
+    [Fact]
     public void Parses_proc_status_switch_counters()
     {
         const string status = "Name:\tdotnet\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t56\n";
