@@ -33,7 +33,7 @@ grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo pr
   [ -f "$HERE/extra-props.$repo" ] && mapfile -t extra < "$HERE/extra-props.$repo"
   extra=("${extra[@]//@SRC@/$SRC}")  # extra-props name clone paths as @SRC@/<repo>/…
   start=$(date +%s)
-  ( cd "$SRC/$repo" && heavy dotnet build "$proj" -f "$tf" -c Release --no-incremental \
+  ( cd "$SRC/$repo" && dotnet build "$proj" -f "$tf" -c Release --no-incremental \
       -p:CustomAfterMicrosoftCommonTargets="$HERE/inject.targets" \
       -p:FieldOut="$OUT" -p:FieldRepo="$repo" -p:FieldPkgVersion="$ver" -p:RestoreConfigFile="$OUT/nuget.config" \
       -p:TreatWarningsAsErrors=false "${extra[@]}" \

@@ -8,23 +8,30 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections]`: what the in-process instrumentation (AsyncCost.OpenTelemetry) costs a
-/// real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation off, default,
-/// allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side]`: what the in-process instrumentation
+/// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
+/// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
-/// loop; the same for all in a run) hits each in turn, interleaved per round so machine noise falls on all alike. With taskset and two or more cores, the services and the load generator
-/// run on separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole duty-cycle
+/// loop; the same for all in a run) hits each. With taskset and two or more cores, the services and the load generator run on
+/// separate cores (the load generator on the last), so they do not take each other's time. A run lasts whole duty-cycle
 /// periods, so the default's windows in each period weigh what it weighs in production, and a short unmeasured lead-in
-/// before each run wakes the server (its thread pool retires idle threads while the others are measured). Prints
-/// requests/s and the service's CPU time per request per round with the load average beside it, then per variant the medians
-/// and the median of the rounds' throughput losses and CPU-per-request increases against the uninstrumented run of the same round.
-/// Build the sample first: dotnet build samples/WebShop -c Release.
+/// before each run wakes the server (its thread pool retires idle threads while the others are measured).
+/// <para>In turn (the default), the variants are loaded one after another, interleaved per round, and each is compared with the
+/// round's uninstrumented run: what the machine does between runs (±10 % on a shared VM) falls into the comparison.
+/// <c>--side-by-side</c> loads each variant at the same time as an uninstrumented twin on the same core, one load generator
+/// each, so both see the same machine; the uninstrumented twin beside a second uninstrumented service (A/A) shows what the
+/// method itself cannot resolve.</para>
+/// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
+/// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
+/// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies). Build the sample first: dotnet build samples/WebShop -c Release.
 /// </summary>
 public static partial class WebShopOverheadCommand
 {
     public const string Name = "webshop-overhead";
 
-    private static readonly string[] Variants = ["off", "default", "allocations-always-on", "hops-always-on"];
+    private const string Baseline = "off";
+
+    private static readonly string[] Variants = [Baseline, "default", "allocations-always-on", "hops-always-on"];
 
     /// <summary>The sample's checkout with its default cart: the costly patterns the instrumentation measures.</summary>
     private const string RequestPath = "/checkout/1";
@@ -38,14 +45,22 @@ public static partial class WebShopOverheadCommand
     /// <summary>A measured run lasts a whole number of these: the default duty-cycle period.</summary>
     private static readonly TimeSpan Period = DutyCycle.Default.Period;
 
+    /// <summary>One service's measured run: its throughput, its CPU time per request and the load average when it began.</summary>
+    private sealed record Measured(double RequestsPerSecond, double CpuMicrosecondsPerRequest, string LoadAverage)
+    {
+        public string Cells => string.Create(CultureInfo.InvariantCulture, $"{RequestsPerSecond:N0} | {CpuMicrosecondsPerRequest:F1}");
+    }
+
     public static int Run(string[] args)
     {
+        var sideBySide = args.Contains("--side-by-side");
+        args = [.. args.Where(a => a != "--side-by-side")];
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
         var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)Period.TotalSeconds;
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side]");
             return 2;
         }
         if (seconds % (int)Period.TotalSeconds != 0)
@@ -62,59 +77,104 @@ public static partial class WebShopOverheadCommand
         }
         var cores = CorePlacement.Choose();
         ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, cores) : new HttpClientLoop(connections);
-        Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe}; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
-            + $"{rounds} rounds (variants interleaved); {Environment.ProcessorCount} cores, {cores.Describe}; .NET {Environment.Version}.");
+        var duration = TimeSpan.FromSeconds(seconds);
+        Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
+            + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" : "variants in turn, interleaved")
+            + $"; {Environment.ProcessorCount} cores, {cores.Describe}; .NET {Environment.Version}.");
 
+        // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own.
         var servers = Variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
+        var twins = sideBySide ? Variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
         try
         {
-            foreach (var server in servers)
+            foreach (var server in twins is null ? servers : servers.Concat(twins))
             {
                 load.Run(server.Url(RequestPath), WarmUp);
             }
-            var perVariant = Variants.ToDictionary(v => v, _ => new List<double>());
-            var cpuPerVariant = Variants.ToDictionary(v => v, _ => new List<double>());
+            var pairs = Variants.ToDictionary(v => v, _ => new List<(Measured Run, Measured Off)>());
             Console.WriteLine();
-            Console.WriteLine("| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |");
-            Console.WriteLine("|--:|" + string.Concat(Variants.Select(_ => "--:|--:|--:|")));
+            Console.WriteLine(twins is null
+                ? "| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |"
+                : "| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | its twin req/s | µs CPU/req | load")) + " |");
+            Console.WriteLine("|--:|" + string.Concat(Variants.Select(_ => twins is null ? "--:|--:|--:|" : "--:|--:|--:|--:|--:|")));
             for (var round = 1; round <= rounds; round++)
             {
                 var cells = new List<string>();
-                foreach (var server in servers)
+                if (twins is null)
                 {
-                    load.Run(server.Url(RequestPath), LeadIn);
-                    var loadAverage = LoadAverage();
-                    var cpuBefore = server.CpuTime();
-                    var requestsPerSecond = load.Run(server.Url(RequestPath), TimeSpan.FromSeconds(seconds));
-                    var cpuPerRequest = (server.CpuTime() - cpuBefore).TotalMicroseconds / (requestsPerSecond * seconds);
-                    perVariant[server.Variant].Add(requestsPerSecond);
-                    cpuPerVariant[server.Variant].Add(cpuPerRequest);
-                    cells.Add(string.Create(CultureInfo.InvariantCulture, $"{requestsPerSecond:N0} | {cpuPerRequest:F1} | {loadAverage}"));
+                    var runs = servers.Select(server => MeasureTogether([server], load, duration)[0]).ToList();
+                    for (var i = 0; i < servers.Count; i++)
+                    {
+                        pairs[servers[i].Variant].Add((runs[i], runs[0]));
+                        cells.Add($"{runs[i].Cells} | {runs[i].LoadAverage}");
+                    }
+                }
+                else
+                {
+                    for (var i = 0; i < servers.Count; i++)
+                    {
+                        var both = MeasureTogether([servers[i], twins[i]], load, duration);
+                        pairs[servers[i].Variant].Add((both[0], both[1]));
+                        cells.Add($"{both[0].Cells} | {both[1].Cells} | {both[0].LoadAverage}");
+                    }
                 }
                 Console.WriteLine($"| {round} | {string.Join(" | ", cells)} |");
             }
 
             Console.WriteLine();
-            Console.WriteLine("| Instrumentation | Median req/s | Min | Max | Median loss vs off (paired by round) | Median µs CPU/req | Median CPU/req increase vs off (paired) |");
+            // Side by side, the two services of a pair serve the same requests/s whatever each costs: every request waits
+            // in the one core's run queue, and both load generators keep the same number of requests in flight. What
+            // differs is the CPU time each spends per request, so the loss is the one that cost implies on a saturated
+            // core (1 − twin's CPU/req ÷ variant's); in turn, it is the measured throughput's.
+            Console.WriteLine(twins is null
+                ? "| Instrumentation | Median req/s | Min | Max | Paired throughput loss vs off: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs off: median (min – max) |"
+                : "| Instrumentation | Median req/s | Min | Max | Throughput loss on a saturated core, implied by CPU/req: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs its twin: median (min – max) |");
             Console.WriteLine("|---|--:|--:|--:|--:|--:|--:|");
-            var baseline = perVariant["off"];
-            var cpuBaseline = cpuPerVariant["off"];
-            foreach (var (variant, runs) in perVariant)
+            foreach (var (variant, runs) in pairs)
             {
-                var cpu = cpuPerVariant[variant];
-                var loss = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(runs.Select((r, i) => 1 - (r / baseline[i]))):P1}");
-                var cpuIncrease = variant == "off" ? "-" : string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(cpu.Select((c, i) => (c / cpuBaseline[i]) - 1)):P1}");
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {variant} | {TracingOverheadCommand.Median(runs):N0} | {runs.Min():N0} | {runs.Max():N0} | {loss} | {TracingOverheadCommand.Median(cpu):F1} | {cpuIncrease} |"));
+                var throughput = runs.Select(r => r.Run.RequestsPerSecond).ToList();
+                var compared = twins is not null || variant != Baseline;
+                var loss = !compared ? "-"
+                    : Spread(runs.Select(r => twins is null
+                        ? 1 - (r.Run.RequestsPerSecond / r.Off.RequestsPerSecond)
+                        : 1 - (r.Off.CpuMicrosecondsPerRequest / r.Run.CpuMicrosecondsPerRequest)));
+                var cpuIncrease = compared ? Spread(runs.Select(r => (r.Run.CpuMicrosecondsPerRequest / r.Off.CpuMicrosecondsPerRequest) - 1)) : "-";
+                var label = twins is not null && variant == Baseline ? $"{Baseline} (A/A: beside a second uninstrumented service)" : variant;
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"| {label} | {TracingOverheadCommand.Median(throughput):N0} | {throughput.Min():N0} | {throughput.Max():N0} | {loss} | {TracingOverheadCommand.Median(runs.Select(r => r.Run.CpuMicrosecondsPerRequest)):F1} | {cpuIncrease} |"));
             }
             return 0;
         }
         finally
         {
-            foreach (var server in servers)
+            foreach (var server in twins is null ? servers : servers.Concat(twins))
             {
                 server.Dispose();
             }
         }
+    }
+
+    /// <summary>A lead-in, then one measured run of every given service at once, each under its own load generator.</summary>
+    private static Measured[] MeasureTogether(IReadOnlyList<Server> servers, ILoadGenerator load, TimeSpan duration)
+    {
+        RunAtOnce(servers, load, LeadIn);
+        var loadAverage = LoadAverage();
+        var cpuBefore = servers.Select(s => s.CpuTime()).ToList();
+        var requestsPerSecond = RunAtOnce(servers, load, duration);
+        return [.. servers.Select((server, i) => new Measured(
+            requestsPerSecond[i],
+            (server.CpuTime() - cpuBefore[i]).TotalMicroseconds / (requestsPerSecond[i] * duration.TotalSeconds),
+            loadAverage))];
+    }
+
+    private static double[] RunAtOnce(IReadOnlyList<Server> servers, ILoadGenerator load, TimeSpan duration) =>
+        Task.WhenAll(servers.Select(server => Task.Run(() => load.Run(server.Url(RequestPath), duration)))).GetAwaiter().GetResult();
+
+    /// <summary>"median (min – max)" of paired ratios, as percentages.</summary>
+    private static string Spread(IEnumerable<double> values)
+    {
+        var list = values.ToList();
+        return string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(list):P1} ({list.Min():P1} – {list.Max():P1})");
     }
 
     /// <summary>The 1-minute load average, as uptime prints it (what else ran while the round ran).</summary>
