@@ -23,7 +23,8 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// method itself cannot resolve.</para>
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
-/// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies). Build the sample first: dotnet build samples/WebShop -c Release.
+/// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies).
+/// Build the sample first: dotnet build samples/WebShop -c Release.
 /// </summary>
 public static partial class WebShopOverheadCommand
 {
