@@ -141,9 +141,12 @@ public sealed class UserErrorTests
     [Fact]
     public async Task Sigterm_right_after_launching_a_dotnet_command_is_20_and_leaves_no_child()
     {
-        // The runtime of the launched command is still starting: the stop must not be taken for the command failing.
+        // The launched command is still starting: the stop must not be taken for the command failing. A runtime publishes
+        // its diagnostics socket within a tenth of a second, so a signal sent when the test reads "Launching" can land after
+        // recording began on a loaded machine (seen in a fresh-clone CI: 0.4 s recorded, exit 0); the command therefore
+        // waits two seconds before it becomes the dotnet one.
         var marker = Random.Shared.Next(100_000_000, 999_999_999).ToString(System.Globalization.CultureInfo.InvariantCulture);
-        using var tool = ChildProcess.StartTool("collect", "--", "dotnet", Repository.WorkloadDll, "yield", marker);
+        using var tool = ChildProcess.StartTool("collect", "--", "sh", "-c", $"sleep 2; exec dotnet {Repository.WorkloadDll} yield {marker}");
         await tool.WaitForLineAsync(l => l.StartsWith("Launching ", StringComparison.Ordinal));
 
         tool.Signal("TERM");
