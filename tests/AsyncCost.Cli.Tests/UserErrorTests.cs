@@ -37,8 +37,7 @@ public sealed class UserErrorTests
     [Fact]
     public async Task Diagnostics_disabled_is_12()
     {
-        using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
-        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        using var workload = await StartWorkloadWithDiagnosticsOffAsync();
 
         var result = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText);
 
@@ -48,8 +47,7 @@ public sealed class UserErrorTests
     [Fact]
     public async Task Diagnostics_disabled_is_12_even_where_a_killed_process_with_the_same_pid_left_its_socket()
     {
-        using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
-        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        using var workload = await StartWorkloadWithDiagnosticsOffAsync();
         // What a runtime killed earlier under this pid leaves in the temp directory: its socket, keyed by its own start time.
         var leftBehind = Path.Combine(Path.GetTempPath(), $"dotnet-diagnostic-{workload.IdText}-1-socket");
         await File.WriteAllTextAsync(leftBehind, "");
@@ -154,6 +152,21 @@ public sealed class UserErrorTests
 
         Expect.OneLineError(result, 20, "Stopped before recording started");
         Assert.DoesNotContain(Directory.EnumerateDirectories("/proc"), entry => CommandLineOf(entry).Contains(marker, StringComparison.Ordinal));
+    }
+
+    private static async Task<ChildProcess> StartWorkloadWithDiagnosticsOffAsync()
+    {
+        var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "yield", "1", "--wait");
+        try
+        {
+            await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+            return workload;
+        }
+        catch
+        {
+            workload.Dispose();
+            throw;
+        }
     }
 
     private static string CommandLineOf(string procEntry)

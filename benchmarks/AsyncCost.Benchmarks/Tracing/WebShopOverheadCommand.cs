@@ -86,9 +86,10 @@ public static partial class WebShopOverheadCommand
         // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own.
         var servers = Variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
         var twins = sideBySide ? Variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
+        List<Server> everyServer = [.. servers, .. twins ?? []];
         try
         {
-            foreach (var server in twins is null ? servers : servers.Concat(twins))
+            foreach (var server in everyServer)
             {
                 load.Run(server.Url(RequestPath), WarmUp);
             }
@@ -148,7 +149,7 @@ public static partial class WebShopOverheadCommand
         }
         finally
         {
-            foreach (var server in twins is null ? servers : servers.Concat(twins))
+            foreach (var server in everyServer)
             {
                 server.Dispose();
             }
