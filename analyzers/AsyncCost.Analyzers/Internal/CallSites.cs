@@ -135,7 +135,8 @@ internal sealed class CallSites
         return new Found(calls.ToImmutable(), isComplete: true);
     }
 
-    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols).
+    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols). Past
+    // MaxBoundNames the search stops: the caller gives up on that many.
     private List<SimpleNameSyntax> Names(IMethodSymbol method)
     {
         var names = new List<SimpleNameSyntax>();
@@ -149,6 +150,10 @@ internal sealed class CallSites
                 if (token.SpanStart == position && token.IsKind(SyntaxKind.IdentifierToken) && token.ValueText == method.Name && token.Parent is SimpleNameSyntax name)
                 {
                     names.Add(name);
+                    if (names.Count > MaxBoundNames)
+                    {
+                        return names;
+                    }
                 }
             }
         }
@@ -261,8 +266,15 @@ internal sealed class CallSites
         var found = new List<int>();
         for (var at = text.IndexOf(name, System.StringComparison.Ordinal); at >= 0; at = text.IndexOf(name, at + 1, System.StringComparison.Ordinal))
         {
-            found.Add(at);
+            // A whole word only: `Read` inside `ReadAsync` or `Reader` is not worth finding the token (it builds the
+            // syntax nodes down to it); a word in a comment or a string still is, and is dropped there.
+            if ((at == 0 || !IsIdentifierPart(text[at - 1])) && (at + name.Length == text.Length || !IsIdentifierPart(text[at + name.Length])))
+            {
+                found.Add(at);
+            }
         }
         return found;
     }
+
+    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c == '_';
 }

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
+using System.Runtime.CompilerServices;
 
 namespace AsyncCost.Analyzers.Internal;
 
@@ -19,6 +20,7 @@ internal static class ConfigureAwaitCalls
         return current;
     }
 
+    [MethodImpl(HotPath.Optimized)]
     public static IOperation SkipConversions(IOperation operation)
     {
         var current = operation;

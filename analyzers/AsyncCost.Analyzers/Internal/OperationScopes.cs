@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
+using System.Runtime.CompilerServices;
 
 namespace AsyncCost.Analyzers.Internal;
 
@@ -12,6 +13,7 @@ namespace AsyncCost.Analyzers.Internal;
 internal static class OperationScopes
 {
     /// <summary>The nearest lambda or local function around the operation, or null when it is in the member body itself.</summary>
+    [MethodImpl(HotPath.Optimized)]
     public static IOperation? EnclosingFunction(IOperation operation)
     {
         for (var current = operation.Parent; current is not null; current = current.Parent)
@@ -59,6 +61,7 @@ internal static class OperationScopes
     }
 
     /// <summary>True when an ancestor of the operation within its own function is a <typeparamref name="T"/>.</summary>
+    [MethodImpl(HotPath.Optimized)]
     public static bool IsInside<T>(IOperation operation)
         where T : IOperation
     {

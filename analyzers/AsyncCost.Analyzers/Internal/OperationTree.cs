@@ -1,4 +1,7 @@
+using System;
+using System.Collections;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -8,25 +11,64 @@ namespace AsyncCost.Analyzers.Internal;
 internal static class OperationTree
 {
     /// <summary>The operation and its descendants, not entering lambdas or local functions (nor subtrees <paramref name="skip"/> rejects).</summary>
-    public static IEnumerable<IOperation> SameMethod(IOperation root, System.Func<IOperation, bool>? skip = null)
+    public static IEnumerable<IOperation> SameMethod(IOperation root, Func<IOperation, bool>? skip = null) => new Walk(root, skip);
+
+    // Every rule walks bodies with this, so its step is compiled optimized (see HotPath), which a C# iterator's
+    // generated MoveNext could not be. Depth first, each operation before its children, as an iterator would.
+    private sealed class Walk(IOperation root, Func<IOperation, bool>? skip) : IEnumerable<IOperation>, IEnumerator<IOperation>
     {
-        var stack = new Stack<IOperation>();
-        stack.Push(root);
-        while (stack.Count > 0)
+        private Stack<IOperation>? _pending;
+        private bool _handedOut;
+
+        public IOperation Current { get; private set; } = null!;
+
+        object IEnumerator.Current => Current;
+
+        // The first enumeration uses this object, as an iterator does; another one gets a fresh walk.
+        public IEnumerator<IOperation> GetEnumerator()
         {
-            var current = stack.Pop();
-            yield return current;
-            foreach (var child in current.ChildOperations)
+            if (_handedOut)
+            {
+                return new Walk(root, skip).GetEnumerator();
+            }
+            _handedOut = true;
+            return this;
+        }
+
+        IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+        [MethodImpl(HotPath.Optimized)]
+        public bool MoveNext()
+        {
+            if (_pending is null)
+            {
+                _pending = new Stack<IOperation>();
+                _pending.Push(root);
+            }
+            if (_pending.Count == 0)
+            {
+                return false;
+            }
+            Current = _pending.Pop();
+            foreach (var child in Current.ChildOperations)
             {
                 if (child is not (IAnonymousFunctionOperation or ILocalFunctionOperation) && (skip is null || !skip(child)))
                 {
-                    stack.Push(child);
+                    _pending.Push(child);
                 }
             }
+            return true;
+        }
+
+        public void Reset() => throw new NotSupportedException();
+
+        public void Dispose()
+        {
         }
     }
 
     /// <summary>The root of the operation's tree: the body of the member it belongs to.</summary>
+    [MethodImpl(HotPath.Optimized)]
     public static IOperation Root(IOperation operation)
     {
         while (operation.Parent is { } parent)
@@ -37,6 +79,7 @@ internal static class OperationTree
     }
 
     /// <summary>An await anywhere in the operation, outside lambdas and local functions.</summary>
+    [MethodImpl(HotPath.Optimized)]
     public static bool ContainsAwait(IOperation root)
     {
         foreach (var operation in SameMethod(root))

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
+using System.Runtime.CompilerServices;
 
 namespace AsyncCost.Analyzers.Internal;
 
@@ -48,6 +49,7 @@ internal sealed class TaskReference : IEquatable<TaskReference>
     }
 
     /// <summary>The operation without the implicit and explicit conversions around it.</summary>
+    [MethodImpl(HotPath.Optimized)]
     public static IOperation? Strip(IOperation? operation)
     {
         while (operation is IConversionOperation conversion)

@@ -41,6 +41,7 @@ internal sealed class WellKnownAsyncTypes
     public static WellKnownAsyncTypes Create(Compilation compilation) => PerCompilation.GetValue(compilation, c => new WellKnownAsyncTypes(c));
 
     /// <summary>Task or Task&lt;T&gt; (including types derived from Task).</summary>
+    [MethodImpl(HotPath.Optimized)]
     public bool IsTask(ITypeSymbol? type)
     {
         for (var current = type; current is not null; current = current.BaseType)
