@@ -40,7 +40,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
             var hasFriendAssemblies = start.Compilation.Assembly.GetAttributes()
                 .Any(a => a.AttributeClass?.ToDisplayString() == "System.Runtime.CompilerServices.InternalsVisibleToAttribute"
                     && !(a.ConstructorArguments.Length == 1 && a.ConstructorArguments[0].Value is string friend && IsTestAssembly(friend)));
-            var analysis = new Analysis(types, hasFriendAssemblies);
+            var analysis = new Analysis(types, hasFriendAssemblies, start.Compilation.Assembly);
             start.RegisterOperationBlockAction(analysis.AnalyzeMethod);
             start.RegisterOperationAction(analysis.AnalyzeInvocation, OperationKind.Invocation);
             start.RegisterOperationAction(analysis.AnalyzeMethodReference, OperationKind.MethodReference);
@@ -64,7 +64,7 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         return name == "DynamicProxyGenAssembly2" || TestAssemblySuffixes.Any(suffix => name.EndsWith(suffix, StringComparison.OrdinalIgnoreCase));
     }
 
-    private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies)
+    private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies, IAssemblySymbol assembly)
     {
         private readonly ConcurrentDictionary<IMethodSymbol, Diagnostic> _candidates = new(SymbolEqualityComparer.Default);
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _disqualified = new(SymbolEqualityComparer.Default);
@@ -100,12 +100,22 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
             var target = invocation.TargetMethod.OriginalDefinition;
             if (types.IsGenericTask(target.ReturnType) && !IsAwaitedOnce(invocation))
             {
-                _disqualified[target] = true;
+                Disqualify(target);
             }
         }
 
         public void AnalyzeMethodReference(OperationAnalysisContext context) =>
-            _disqualified[((IMethodReferenceOperation)context.Operation).Method.OriginalDefinition] = true;
+            Disqualify(((IMethodReferenceOperation)context.Operation).Method.OriginalDefinition);
+
+        // Only this compilation's methods can be candidates; a library's Task<T> methods are used this way at every
+        // turn (Task.FromResult, a stored ReadAsync), and each write to the shared table takes its lock.
+        private void Disqualify(IMethodSymbol method)
+        {
+            if (SymbolEqualityComparer.Default.Equals(method.ContainingAssembly, assembly))
+            {
+                _disqualified.TryAdd(method, true);
+            }
+        }
 
         public void ReportCandidates(CompilationAnalysisContext context)
         {
