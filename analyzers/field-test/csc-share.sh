@@ -8,6 +8,9 @@
 #   ANALYZERDIR  folder holding the AsyncCost.Analyzers.dll to measure (e.g. analyzers/AsyncCost.Analyzers/bin/Release/netstandard2.0)
 #   OUTDIR       receives rsp, out.txt (compiler output with the ReportAnalyzer table), out.sarif, load, summary
 # JIT=1 also writes the JIT's list of compiled methods to OUTDIR/jit.txt and counts AsyncCost's.
+# SHARED=NAME runs the call through the compiler server on pipe NAME (started by the first such call, as in an ordinary
+# `dotnet build`): the analyzers are JIT-compiled once per server, so run a warm-up call first; stop the server after
+# with `pkill -f "VBCSCompiler.*NAME"`.
 set -u
 log=$1; dll=$(cd "$2" && pwd)/AsyncCost.Analyzers.dll; out=$(mkdir -p "$3" && cd "$3" && pwd)
 [ -f "$dll" ] || { echo "no AsyncCost.Analyzers.dll in $2" >&2; exit 2; }
@@ -44,7 +47,9 @@ esac
 jit=()
 if [ "${JIT:-0}" = 1 ]; then jit=(env DOTNET_JitStdOutFile="$out/jit.txt" DOTNET_JitDisasmSummary=1); fi
 uptime > "$out/load"
-( cd "$(dirname "$project")" && "${jit[@]}" "${run[@]}" "@$out/rsp" > "$out/out.txt" 2>&1 )
+shared=()
+if [ -n "${SHARED:-}" ]; then shared=("/shared:$SHARED"); fi
+( cd "$(dirname "$project")" && "${jit[@]}" "${run[@]}" "${shared[@]}" "@$out/rsp" > "$out/out.txt" 2>&1 )
 echo "exit $?" >> "$out/load"
 uptime >> "$out/load"
 python3 - "$out" <<'PY' | tee "$out/summary"
