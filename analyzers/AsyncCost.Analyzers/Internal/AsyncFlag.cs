@@ -22,7 +22,7 @@ internal sealed class AsyncFlag
     private readonly MethodBodies _bodies;
     // Keyed by depth too: a callee without a body is trusted when handed the flag, and the walk stops at MaxDepth, so
     // the answer depends on the depth; one key per depth keeps it from depending on which caller asked first.
-    private readonly ConcurrentDictionary<(IMethodSymbol Method, int Ordinal, int Depth), bool> _synchronousWhenFalse = new();
+    private readonly ConcurrentDictionary<Judgement, bool> _synchronousWhenFalse = new();
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _returnsOnlyCompleted = new(SymbolEqualityComparer.Default);
 
     public AsyncFlag(WellKnownAsyncTypes types, MethodBodies bodies)
@@ -144,9 +144,10 @@ internal sealed class AsyncFlag
         }
         try
         {
-            return _synchronousWhenFalse.TryGetValue((method, ordinal, depth), out var known)
+            var key = new Judgement(method, ordinal, depth);
+            return _synchronousWhenFalse.TryGetValue(key, out var known)
                 ? known
-                : _synchronousWhenFalse.GetOrAdd((method, ordinal, depth), Judge(method, ordinal, depth, visiting));
+                : _synchronousWhenFalse.GetOrAdd(key, Judge(method, ordinal, depth, visiting));
         }
         finally
         {
@@ -195,6 +196,24 @@ internal sealed class AsyncFlag
     private bool ForwardsFlag(IOperation awaited, Flag flag, int depth, HashSet<IMethodSymbol> visiting) =>
         flag.IsArgumentOf(awaited) is { } forwarded
         && (depth >= MaxDepth || IsSynchronousWhenFalse(forwarded.Call.TargetMethod, forwarded.Ordinal, depth + 1, visiting));
+
+    /// <summary>
+    /// The key of a judgement: a method, the ordinal of its flag and the depth it was asked at. A class, not a tuple: a
+    /// dictionary keyed by a struct is JIT-compiled again for it in every fresh compiler process.
+    /// </summary>
+    private sealed class Judgement(IMethodSymbol method, int ordinal, int depth) : IEquatable<Judgement>
+    {
+        private readonly IMethodSymbol _method = method;
+        private readonly int _ordinal = ordinal;
+        private readonly int _depth = depth;
+
+        public bool Equals(Judgement? other) =>
+            other is not null && other._ordinal == _ordinal && other._depth == _depth && SymbolEqualityComparer.Default.Equals(other._method, _method);
+
+        public override bool Equals(object? obj) => Equals(obj as Judgement);
+
+        public override int GetHashCode() => (SymbolEqualityComparer.Default.GetHashCode(_method) * 31 + _ordinal) * 31 + _depth;
+    }
 
     /// <summary>A <c>bool</c> parameter of a function and the locals that copy it (<c>var a = async;</c>, never reassigned).</summary>
     private sealed class Flag

@@ -206,7 +206,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         private HashSet<ISymbol> AwaitTaintedSymbols()
         {
             var tainted = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
-            var flows = new List<(bool Awaits, List<ISymbol> Reads, ISymbol[] Targets)>();
+            var flows = new List<Flow>();
             void AddFlow(IOperation value, ISymbol[] targets)
             {
                 if (targets.Length == 0)
@@ -226,7 +226,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 }
                 if (awaits || reads.Count > 0)
                 {
-                    flows.Add((awaits, reads, targets));
+                    flows.Add(new Flow(awaits, reads, targets));
                 }
             }
 
@@ -251,11 +251,11 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             for (var changed = true; changed;)
             {
                 changed = false;
-                foreach (var (awaits, reads, targets) in flows)
+                foreach (var flow in flows)
                 {
-                    if (awaits || reads.Exists(tainted.Contains))
+                    if (flow.Awaits || flow.Reads.Exists(tainted.Contains))
                     {
-                        foreach (var target in targets)
+                        foreach (var target in flow.Targets)
                         {
                             changed |= tainted.Add(target);
                         }
@@ -263,6 +263,15 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 }
             }
             return tainted;
+        }
+
+        // A value flowing into variables: whether it awaits, and what it reads. A class, not a tuple: a list of structs
+        // is JIT-compiled again for each struct in every fresh compiler process.
+        private sealed class Flow(bool awaits, List<ISymbol> reads, ISymbol[] targets)
+        {
+            public bool Awaits { get; } = awaits;
+            public List<ISymbol> Reads { get; } = reads;
+            public ISymbol[] Targets { get; } = targets;
         }
 
         private bool IterationsDependOnAwaitedValues(List<IAwaitOperation> awaits, HashSet<ISymbol> tainted, HashSet<ISymbol> varying)

@@ -44,7 +44,7 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
     private sealed class Analysis(Compilation compilation, WellKnownAsyncTypes types)
     {
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _completesSynchronously = new(SymbolEqualityComparer.Default);
-        private readonly ConcurrentBag<(IMethodSymbol Method, IMethodSymbol Callee, IAwaitOperation Await)> _startsByAwaiting = new();
+        private readonly ConcurrentBag<Start> _startsByAwaiting = new();
 
         public void AnalyzeMethod(OperationBlockAnalysisContext context)
         {
@@ -57,20 +57,29 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
             _completesSynchronously[method] = SynchronousCompletion.Analyze(body).Exists;
             if (FirstAwaitedCallee(body) is { } start && !SymbolEqualityComparer.Default.Equals(start.Callee, method))
             {
-                _startsByAwaiting.Add((method, start.Callee, start.Await));
+                _startsByAwaiting.Add(new Start(method, start.Callee, start.Await));
             }
         }
 
         public void Report(CompilationAnalysisContext context)
         {
-            foreach (var (method, callee, awaitOperation) in _startsByAwaiting)
+            foreach (var start in _startsByAwaiting)
             {
-                if (_completesSynchronously.TryGetValue(callee, out var synchronous) && synchronous)
+                if (_completesSynchronously.TryGetValue(start.Callee, out var synchronous) && synchronous)
                 {
                     context.ReportDiagnostic(DiagnosticFactory.Create(
-                        Descriptors.SynchronousFastPath, awaitOperation.Syntax.GetLocation(), method, method.Name, callee.Name));
+                        Descriptors.SynchronousFastPath, start.Await.Syntax.GetLocation(), start.Method, start.Method.Name, start.Callee.Name));
                 }
             }
+        }
+
+        // A method that starts by awaiting a call to another of this compilation's methods. A class, not a tuple: a bag
+        // of structs is JIT-compiled again for each struct in every fresh compiler process.
+        private sealed class Start(IMethodSymbol method, IMethodSymbol callee, IAwaitOperation awaitOperation)
+        {
+            public IMethodSymbol Method { get; } = method;
+            public IMethodSymbol Callee { get; } = callee;
+            public IAwaitOperation Await { get; } = awaitOperation;
         }
 
         // The shape: the first statement is `await C(...);` or `var x = await C(...);` with C in this compilation, and
