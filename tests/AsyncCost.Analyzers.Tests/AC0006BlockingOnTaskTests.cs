@@ -16,6 +16,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             int M(Task<int> t) => t.[|Result|];
             async Task<int> Caller(Task<int> t) { await Task.Yield(); return M(t) + M(t); }
             """ },
+        { "an internal helper whose name begins longer words in synchronous code (they are not its calls)", """
+            internal static int Read(Task<int> t) => t.[|Result|];
+            async Task<int> Use(Task<int> t) { await Task.Yield(); return Read(t); }
+            int ReadAll() => ReaderCount; int ReaderCount => 0; // Read_ and _Read are other names too
+            int Read_() => _Read; int _Read => 0;
+            """ },
         { "an internal sync helper called only from async functions, in its own type and another", """
             internal static int Price(Task<int> quote) => quote.[|Result|];
             async Task<int> Total(Task<int> quote) { await Task.Yield(); return Price(quote) * 2; }
@@ -380,6 +386,15 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public override string ToString() => Task.Run(() => "pool").Result;
             }
             """ },
+        { "an internal helper with a synchronous caller, beside longer words spelled like it", """
+            internal static int Read(Task<int> t) => t.Result;
+            async Task<int> Use(Task<int> t) { await Task.Yield(); return Read(t); }
+            int ReadAll(Task<int> t) => ReaderCount+(Read(t)); int ReaderCount => 0;
+            """ },
+        { "a private helper spelled like more than 32 identifiers: its callers are not searched, so not known to await", """
+            private static int Get(Task<int> t) => t.Result;
+            async Task<int> Use(Task<int> t) { await Task.Yield(); return CALLS; }
+            """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(t)", 33))) },
         { "a private helper that a synchronous public method calls", """
             public void Connect() => ConnectCore(Task.Delay(1));
             async Task Reconnect(Task t) { await Task.Yield(); ConnectCore(t); }

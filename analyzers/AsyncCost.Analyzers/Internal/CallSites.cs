@@ -86,12 +86,11 @@ internal sealed class CallSites
         method = Normalize(method);
         return !IsVisibleOutside(method) && _everyCallCanAwait.GetOrAdd(method, m =>
         {
-            var calls = 0;
-            var names = Names(m);
-            if (names.Count > MaxBoundNames)
+            if (Names(m) is not { } names)
             {
                 return false;
             }
+            var calls = 0;
             foreach (var name in names.OrderBy(n => IsInAsyncFunction(n) ? 1 : 0))
             {
                 switch (Classify(name, m, out var call))
@@ -115,8 +114,7 @@ internal sealed class CallSites
 
     private Found Search(IMethodSymbol method)
     {
-        var names = Names(method);
-        if (names.Count > MaxBoundNames)
+        if (Names(method) is not { } names)
         {
             return Found.Unknown;
         }
@@ -135,9 +133,9 @@ internal sealed class CallSites
         return new Found(calls.ToImmutable(), isComplete: true);
     }
 
-    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols). Past
-    // MaxBoundNames the search stops: the caller gives up on that many.
-    private List<SimpleNameSyntax> Names(IMethodSymbol method)
+    // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols), or null
+    // past MaxBoundNames: the search stops there and the callers give up.
+    private List<SimpleNameSyntax>? Names(IMethodSymbol method)
     {
         var names = new List<SimpleNameSyntax>();
         foreach (var tree in TreesToSearch(method))
@@ -152,7 +150,7 @@ internal sealed class CallSites
                     names.Add(name);
                     if (names.Count > MaxBoundNames)
                     {
-                        return names;
+                        return null;
                     }
                 }
             }
@@ -268,13 +266,12 @@ internal sealed class CallSites
         {
             // A whole word only: `Read` inside `ReadAsync` or `Reader` is not worth finding the token (it builds the
             // syntax nodes down to it); a word in a comment or a string still is, and is dropped there.
-            if ((at == 0 || !IsIdentifierPart(text[at - 1])) && (at + name.Length == text.Length || !IsIdentifierPart(text[at + name.Length])))
+            if ((at == 0 || !SyntaxFacts.IsIdentifierPartCharacter(text[at - 1]))
+                && (at + name.Length == text.Length || !SyntaxFacts.IsIdentifierPartCharacter(text[at + name.Length])))
             {
                 found.Add(at);
             }
         }
         return found;
     }
-
-    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c == '_';
 }
