@@ -16,7 +16,7 @@ var builder = WebApplication.CreateBuilder(args);
 builder.Services.AddSingleton<Catalog>().AddSingleton<Stock>().AddSingleton<Discounts>().AddSingleton<Shipping>()
     .AddSingleton<Checkout>();
 
-// The three lines of the README's "Fleet" section: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
+// The three lines of docs/fleet.md: per-method async cost as OpenTelemetry metrics, scraped on /metrics.
 // AsyncCost:Instrumentation (env AsyncCost__Instrumentation) is for the overhead benchmark (benchmarks/AsyncCost.Benchmarks
 // webshop-overhead): "off" leaves the instrumentation out, "allocations-always-on" samples allocations whenever the hop stream
 // is off, "hops-always-on" keeps the hop stream on; unset is the default, with the options in AsyncCost:Options if any (the fleet

@@ -27,7 +27,7 @@ internal enum ExitCode
     ReportFileInvalid = 24,
 }
 
-/// <summary>What each exit code means, for --help and README (one place).</summary>
+/// <summary>What each exit code means, for --help and docs/json-and-exit-codes.md (one place).</summary>
 internal static class ExitCodes
 {
     public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =

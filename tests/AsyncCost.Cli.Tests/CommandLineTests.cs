@@ -101,18 +101,18 @@ public sealed class CommandLineTests
     }
 
     [Fact]
-    public void Readme_documents_every_exit_code()
+    public void Docs_document_every_exit_code()
     {
-        var readme = File.ReadAllText(Path.Combine(Repository.Root, "README.md"));
+        var page = File.ReadAllText(Path.Combine(Repository.Root, "docs", "json-and-exit-codes.md"));
 
         foreach (var (code, meaning) in ExitCodes.Catalog)
         {
-            // The README's table spells the same meaning, with code formatting and without the final period.
+            // The docs' table spells the same meaning, with code formatting and without the final period.
             var words = meaning.TrimEnd('.').Replace("DOTNET_EnableDiagnostics=0", "`DOTNET_EnableDiagnostics=0`", StringComparison.Ordinal)
                 .Replace("DOTNET_EnableDiagnostics_IPC=0", "`DOTNET_EnableDiagnostics_IPC=0`", StringComparison.Ordinal)
                 .Replace("(-o)", "(`-o`)", StringComparison.Ordinal).Replace("with -p", "with `-p`", StringComparison.Ordinal)
                 .Replace("(collect -- <command>:", "(`collect -- <command>`:", StringComparison.Ordinal);
-            Assert.Contains($"| {(int)code} | {words} |", readme, StringComparison.Ordinal);
+            Assert.Contains($"| {(int)code} | {words} |", page, StringComparison.Ordinal);
         }
     }
 }

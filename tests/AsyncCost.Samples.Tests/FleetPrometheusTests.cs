@@ -100,7 +100,7 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
         var path = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator)
             .Select(directory => Path.Combine(directory, "prometheus"))
             .FirstOrDefault(File.Exists);
-        Assert.True(path is not null, "prometheus is not installed (Debian: apt-get install prometheus; .ci/run installs it).");
+        Assert.True(path is not null, "prometheus is not installed (Debian: apt-get install prometheus; ./build.sh test installs it).");
         return path;
     }
 
