@@ -42,7 +42,7 @@ public static class AsyncCostSession
     /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">A file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken = default)
-        => SessionRunner.ReadTraceAsync(traceFiles, progress: null, cancellationToken);
+        => SavedTraces.ReadAsync(traceFiles, progress: null, cancellationToken);
 
     /// <summary>Read saved .nettrace files, reporting how far the reading has got (a few times a second) to
     /// <paramref name="progress"/>. Cancelling stops the reading within one read buffer and throws
@@ -50,11 +50,11 @@ public static class AsyncCostSession
     /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">A file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken = default)
-        => SessionRunner.ReadTraceAsync(traceFiles, progress, cancellationToken);
+        => SavedTraces.ReadAsync(traceFiles, progress, cancellationToken);
 
     /// <summary>Read one saved .nettrace file.</summary>
     /// <exception cref="TraceFileNotFoundException">The file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">The file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(string traceFile, CancellationToken cancellationToken = default)
-        => SessionRunner.ReadTraceAsync([traceFile], progress: null, cancellationToken);
+        => SavedTraces.ReadAsync([traceFile], progress: null, cancellationToken);
 }

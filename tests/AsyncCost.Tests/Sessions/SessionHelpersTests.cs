@@ -12,7 +12,7 @@ public class SessionHelpersTests
     [InlineData(2, 1, "/out/app.allocations.2.nettrace")]
     public void Names_one_trace_file_per_pass_and_slice(int passCount, int slice, string expected)
     {
-        Assert.Equal(expected, SessionRunner.OutputFile("/out/app.nettrace", MeasurementPasses.Allocations, passCount, slice));
+        Assert.Equal(expected, TraceFileNames.For("/out/app.nettrace", MeasurementPasses.Allocations, passCount, slice));
     }
 
     [Fact]

@@ -1,0 +1,205 @@
+using System.Diagnostics;
+using AsyncCost.Attribution;
+using AsyncCost.Computers;
+using AsyncCost.Events;
+using AsyncCost.Report;
+using Microsoft.Diagnostics.Tracing;
+
+namespace AsyncCost.Sessions;
+
+/// <summary>Reads saved .nettrace files into one report: each pass's traces added up, damaged ones said.</summary>
+internal static partial class SavedTraces
+{
+    public static Task<AsyncCostReport> ReadAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(traceFiles);
+        foreach (var file in traceFiles)
+        {
+            if (Directory.Exists(file))
+            {
+                throw new TraceFileNotFoundException(file, isDirectory: true);
+            }
+            if (!File.Exists(file))
+            {
+                throw new TraceFileNotFoundException(file);
+            }
+        }
+        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
+    }
+
+    /// <summary>
+    /// Reads each trace on its own and adds up the traces of each pass (the slices an unbounded attach writes, or traces
+    /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
+    /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
+    /// </summary>
+    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
+    {
+        var methods = new MethodCatalog();
+        var passes = new Dictionary<MeasurementPasses, TraceGroup>();
+        var warnings = new List<ReportWarning>();
+        var damaged = new List<(string File, long Events, Exception Failure)>();
+        var undecided = new List<(string File, EventReader Reader, TimeSpan ReadTime, bool Damaged)>();
+        var windowCounters = new List<(string File, EventReader Reader)>();
+        string? commandLine = null;
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var files = new List<string>();
+        foreach (var file in traceFiles)
+        {
+            if (seen.Add(Path.GetFullPath(file)))
+            {
+                files.Add(file);
+            }
+            else
+            {
+                warnings.Add(new ReportWarning("trace-given-twice", $"{file} was given more than once: it is read once."));
+            }
+        }
+
+        var reading = Stopwatch.StartNew();
+        foreach (var (file, fileNumber) in files.Select((f, i) => (f, i + 1)))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var reader = new EventReader(methods);
+            Exception? failure = null;
+            var clock = Stopwatch.StartNew();
+            try
+            {
+                // Read through a counting stream: it gives the progress, and it stops a read within one buffer when
+                // cancelled (StopProcessing alone waits for the end of a file).
+                var fileBytes = new FileInfo(file).Length;
+                using var fileStream = File.OpenRead(file);
+                using var stream = new CountingStream(fileStream, copy: null, cancellationToken);
+                using var source = new EventPipeEventSource(stream);
+                using var ticker = new PeriodicProgress(TimeSpan.FromMilliseconds(250), () =>
+                    progress?.Report(new TraceReadProgress(file, fileNumber, files.Count, reading.Elapsed, reader.Events, stream.BytesRead, fileBytes)));
+                reader.Process(source);
+            }
+            catch (Exception e) when (e is not OperationCanceledException and not OutOfMemoryException)
+            {
+                // TraceEvent reports a damaged file with assorted exception types (format, end of stream, invalid data).
+                failure = e;
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            if (failure is not null)
+            {
+                damaged.Add((file, reader.Events, failure));
+                warnings.Add(new ReportWarning("trace-damaged", DamagedText(file, reader.Events, failure)
+                    + (reader.Events > 0 ? ": the events before the damage are included." : ": it adds nothing.")));
+                if (reader.Events == 0)
+                {
+                    continue;
+                }
+            }
+            commandLine ??= reader.CommandLine;
+            if (TracePass.FromEvents(reader) is null && reader.Counters.Samples > 0 && Path.GetFileName(file).EndsWith(".counters.nettrace", StringComparison.OrdinalIgnoreCase))
+            {
+                windowCounters.Add((file, reader)); // a windowed hop pass's counters, not a pass of its own
+                continue;
+            }
+            if (reader.StackSamples > 0 && failure is null)
+            {
+                StackSampleReader.Read(file, reader.Cpu, methods, cancellationToken);
+            }
+            var trace = (file, reader, clock.Elapsed, failure is not null);
+            if (TracePass.FromEvents(reader) is { } pass)
+            {
+                AddToPass(pass, trace);
+            }
+            else
+            {
+                undecided.Add(trace);
+            }
+        }
+        var decided = passes.Keys.ToList();
+        foreach (var trace in undecided)
+        {
+            AddToPass(TracePass.ForUndecided(trace.File, decided), trace);
+        }
+        // A windowed hop pass's windows ("run.hops.w2.nettrace") are scaled by the counters session that spanned them
+        // ("run.hops.counters.nettrace"), as collect scales them; without it their counts are the windows' own.
+        if (passes.TryGetValue(MeasurementPasses.Hops, out var hopTraces))
+        {
+            foreach (var (file, reader) in windowCounters)
+            {
+                hopTraces.WindowCounters.Add(reader.Counters);
+                hopTraces.CountersDuration += reader.Duration ?? TimeSpan.Zero;
+                hopTraces.Files.Add(file);
+            }
+            if (windowCounters.Count == 0 && hopTraces.Files.Any(f => WindowTraceName().IsMatch(Path.GetFileName(f))))
+            {
+                warnings.Add(new ReportWarning("hop-windows-unscaled", $"The hop traces are windows of a windowed hop pass ({hopTraces.Files.Count} files) without its counters trace (*.hops.counters.nettrace): hop, call and wait counts are the windows' own, not the whole pass's; per-call figures hold."));
+            }
+        }
+
+        void AddToPass(MeasurementPasses pass, (string File, EventReader Reader, TimeSpan ReadTime, bool Damaged) trace)
+        {
+            var (file, reader, readTime, damagedTrace) = trace;
+            if (!passes.TryGetValue(pass, out var group))
+            {
+                passes.Add(pass, group = new TraceGroup());
+            }
+            group.Figures.Add(reader);
+            group.Files.Add(file);
+            group.StartedAt = Min(group.StartedAt, reader.StartedAt ?? File.GetLastWriteTimeUtc(file));
+            group.Duration += reader.Duration ?? readTime;
+            group.Bytes += new FileInfo(file).Length;
+            group.CutShort |= damagedTrace;
+        }
+
+        // A report's passes run allocations first, then hops, then cpu, whatever order the files came in.
+        var results = passes.OrderBy(p => p.Key).Select(p => new PassResult
+        {
+            Pass = p.Key,
+            Figures = p.Value.Figures,
+            StartedAt = p.Value.StartedAt ?? default,
+            Duration = p.Value.Duration,
+            Bytes = p.Value.Bytes,
+            TraceFiles = p.Value.Files,
+            CutShort = p.Value.CutShort,
+            Unrecorded = p.Value.CountersDuration > p.Value.Duration ? p.Value.CountersDuration - p.Value.Duration : TimeSpan.Zero,
+            WindowedPassCounters = p.Value.CountersDuration > TimeSpan.Zero ? p.Value.WindowCounters : null,
+        }).ToList();
+        var stopReason = damaged.Count > 0 ? StopReason.TraceTruncated : StopReason.EndOfTrace;
+        var reportSource = new ReportSource
+        {
+            Kind = SourceKind.TraceFile,
+            ProcessId = results.Select(r => r.Figures.ProcessId).FirstOrDefault(p => p is not null),
+            CommandLine = commandLine,
+            TraceFiles = files,
+        };
+        var report = new ReportBuilder(methods).Build(reportSource, results, [], stopReason, damaged.Count > 0, warnings);
+        if (damaged.Count == 0)
+        {
+            return report;
+        }
+        var (firstFile, firstEvents, firstFailure) = damaged[0];
+        throw new TraceFileInvalidException(
+            DamagedText(firstFile, firstEvents, firstFailure) + (damaged.Count > 1 ? $" (and {damaged.Count - 1} more damaged)" : "")
+                + (results.Count > 0 ? "; the report covers what was readable." : "."),
+            firstFailure) { PartialReport = results.Count > 0 ? report : null };
+    }
+
+    private static string DamagedText(string file, long events, Exception failure) => events > 0
+        ? $"Trace file {file} is truncated or damaged after {events:N0} events: {failure.Message}"
+        : $"{file} is not a readable .nettrace file: {failure.Message}";
+
+    private static DateTimeOffset Min(DateTimeOffset? a, DateTimeOffset b) => a is { } value && value < b ? value : b;
+
+    /// <summary>The traces of one pass given to `report`.</summary>
+    [System.Text.RegularExpressions.GeneratedRegex(@"\.w[0-9]+\.nettrace$", System.Text.RegularExpressions.RegexOptions.CultureInvariant)]
+    private static partial System.Text.RegularExpressions.Regex WindowTraceName();
+
+    private sealed class TraceGroup
+    {
+        public PassFigures Figures { get; } = new();
+        public List<string> Files { get; } = [];
+        public DateTimeOffset? StartedAt { get; set; }
+        public TimeSpan Duration { get; set; }
+        public long Bytes { get; set; }
+        public bool CutShort { get; set; }
+
+        /// <summary>A windowed hop pass's counters session, across its windows and the time between them.</summary>
+        public CounterComputer WindowCounters { get; } = new();
+        public TimeSpan CountersDuration { get; set; }
+    }
+}
