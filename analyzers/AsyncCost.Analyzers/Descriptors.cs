@@ -62,7 +62,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, and a deadlock under a synchronization context); {1} instead",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "Blocking on an incomplete task holds a thread and can deadlock.");

@@ -105,6 +105,11 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task Open(bool async) { if (async) { await Task.Delay(1); } }
             async Task Reopen() { await Task.Yield(); Open(); }
             """ },
+        { "a helper whose only work is a timed wait blocks; the .Result after it returned true does not", """
+            static bool Within(Task pending) => pending.[|Wait|](5000);
+            public int TakeNow(Task<int> pending) => Within(pending) ? pending.Result : -1;
+            async Task<int> Take(Task<int> pending) { if (!Within(pending)) { throw new TimeoutException(); } await Task.Yield(); return pending.Result; }
+            """ },
     };
 
     // Each task is reported at its first blocking use; later uses of the same task are the same finding.
@@ -318,11 +323,6 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 }
             }
             """ },
-        { ".Result after a helper whose only work is a timed wait returned true", """
-            static bool Within(Task pending) => pending.Wait(5000);
-            public int TakeNow(Task<int> pending) => Within(pending) ? pending.Result : -1;
-            async Task<int> Take(Task<int> pending) { if (!Within(pending)) { throw new TimeoutException(); } await Task.Yield(); return pending.Result; }
-            """ },
         { "a private method every call of which passes a completed task", """
             async Task Relay(Task<int> attempt, TaskCompletionSource<int> sink)
             {
@@ -358,6 +358,62 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             }
             async Task Load(bool async) { if (async) { await Task.Delay(1); } }
             """ },
+        { "the synchronous arm of a library's own synchronous mode, in a method returning a task", """
+            internal sealed class Context { public bool IsSynchronous { get; init; } }
+            internal static Task Schedule(Task work, Context context)
+            {
+                if (context.IsSynchronous && !work.IsCompleted) { work.GetAwaiter().GetResult(); }
+                return work;
+            }
+            """ },
+        { ".Result after await Task.WhenAll of instance calls with different result types (field, local and parameter receivers)", """
+            sealed class Api { public Task<int> CountAsync() => Task.FromResult(1); public Task<string> NameAsync() => Task.FromResult(""); }
+            readonly Api _api = new();
+            async Task<string> M(Api api)
+            {
+                var local = new Api();
+                var count = _api.CountAsync();
+                var name = local.NameAsync();
+                var other = api.CountAsync();
+                await Task.WhenAll(count, name, other);
+                return name.Result + count.Result + other.Result;
+            }
+            """ },
+        { ".Result after await Task.WhenAll of an array created in place, and of a stored one", """
+            async Task<string> M(Func<Task<int>> count, Func<Task<string>> name)
+            {
+                var c = count();
+                var n = name();
+                await Task.WhenAll(new Task[] { c, n }).ConfigureAwait(false);
+                var d = count();
+                var joined = Task.WhenAll(new[] { c, d });
+                await joined;
+                return n.Result + c.Result + d.Result;
+            }
+            """ },
+        { "the enum mode idiom: a sync wrapper passes IOBehavior.Synchronous to a core that only awaits in its async arm", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            public int Read() => ReadAsync(IOBehavior.Synchronous).GetAwaiter().GetResult();
+            public int Peek() => PeekAsync(IOBehavior.Synchronous).Result;
+            public void Flush() => FlushAsync(IOBehavior.Synchronous).GetAwaiter().GetResult();
+            async ValueTask<int> ReadAsync(IOBehavior io)
+            {
+                if (io == IOBehavior.Asynchronous) { await Task.Delay(1).ConfigureAwait(false); } else { Thread.Sleep(1); }
+                return await PeekAsync(io).ConfigureAwait(false);
+            }
+            async Task<int> PeekAsync(IOBehavior io) { if (io != IOBehavior.Synchronous) { await Task.Yield(); } return 1; }
+            async Task FlushAsync(IOBehavior io) { if (io is IOBehavior.Synchronous) { return; } await Task.Delay(1); }
+            """ },
+        { "the enum mode idiom through a core without a body, and the synchronous mode named by the enum member", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            interface IChannel { ValueTask<int> ReceiveAsync(IOBehavior io); }
+            int Receive(IChannel channel) => channel.ReceiveAsync(IOBehavior.Synchronous).GetAwaiter().GetResult();
+            Task<int> Settle(IOBehavior io, Task<int> pending)
+            {
+                if (io == IOBehavior.Synchronous) { return Task.FromResult(pending.GetAwaiter().GetResult()); }
+                return pending;
+            }
+            """ },
         { "a TryX returning only completed tasks or null, with the bool async fallback", """
             static readonly Task<bool> Ready = Task.FromResult(true);
             int _pending;
@@ -368,60 +424,85 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
     };
 
-    // Where "await it instead" cannot be followed, the rule is silent: the blocking call is a deliberate bridge
-    // from a synchronous contract. These were reported before the rule's scope was narrowed to where an await fits.
-    public static TheoryData<string, string> OutOfScope => new()
+    // Blocking in synchronous code: the thread is held just the same, and in an application this is how the thread
+    // pool starves. Reported wherever the task is not known to be complete; the message says what to do there.
+    public static TheoryData<string, string> InSynchronousCode => new()
     {
-        { "a public synchronous member over an async one (the sync API of a library)", """
-            public int GetPrice(string symbol) => GetPriceAsync(symbol).Result;
-            public void Wait(Task task) { if (!task.Wait(5000)) { throw new TimeoutException(); } }
-            public Task<int> GetPriceAsync(string symbol) => Task.FromResult(symbol.Length);
+        { ".Result in a property getter", """
+            Task<int> _count = Task.Run(() => 1);
+            public int Count => _count.[|Result|];
             """ },
-        { "IDisposable.Dispose over DisposeAsync, an explicit interface implementation, an override", """
-            sealed class Pool : IDisposable, IAsyncDisposable, IFormattable
+        { "GetAwaiter().GetResult() in a synchronous helper", """
+            static Task<string> LoadAsync(string key) => Task.Run(() => key);
+            static string Load(string key) => LoadAsync(key).GetAwaiter().[|GetResult|]();
+            """ },
+        { "Task.WaitAll and Task.WaitAny in synchronous code", """
+            void All(Task a, Task b) => Task.[|WaitAll|](a, b);
+            int Any(Task a, Task b) => Task.[|WaitAny|](a, b);
+            """ },
+        { ".Result inside a lock, in a synchronous method and in an async one", """
+            readonly object _gate = new();
+            int Sync(Task<int> t) { lock (_gate) { return t.[|Result|]; } }
+            async Task<int> Async(Task<int> t, Task<int> u) { await Task.Yield(); lock (_gate) { return t.[|Result|] + u.[|Result|]; } }
+            """ },
+        { ".Wait() in a synchronous Dispose", """
+            sealed class Pump : IDisposable
             {
-                public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
-                public ValueTask DisposeAsync() => new(Task.Delay(1));
-                string IFormattable.ToString(string? format, IFormatProvider? provider) => Task.Run(() => format ?? "").Result;
-                public override string ToString() => Task.Run(() => "pool").Result;
+                private readonly Task _loop = Task.Run(() => { });
+                public void Dispose() => _loop.[|Wait|]();
             }
             """ },
-        { "an internal helper with a synchronous caller, beside longer words spelled like it", """
-            internal static int Read(Task<int> t) => t.Result;
-            async Task<int> Use(Task<int> t) { await Task.Yield(); return Read(t); }
-            int ReadAll(Task<int> t) => ReaderCount+(Read(t)); int ReaderCount => 0;
+        { "GetResult() in a constructor and in a field initializer", """
+            sealed class Settings
+            {
+                private static readonly string Root = Task.Run(() => "/").[|Result|];
+                private readonly string _text;
+                public Settings(Func<Task<string>> read) => _text = read().GetAwaiter().[|GetResult|]();
+            }
             """ },
-        { "a private helper spelled like more than 32 identifiers: its callers are not searched, so not known to await", """
-            private static int Get(Task<int> t) => t.Result;
-            async Task<int> Use(Task<int> t) { await Task.Yield(); return CALLS; }
-            """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(t)", 33))) },
-        { "a private helper that a synchronous public method calls", """
-            public void Connect() => ConnectCore(Task.Delay(1));
-            async Task Reconnect(Task t) { await Task.Yield(); ConnectCore(t); }
-            private static void ConnectCore(Task handshake) { if (!handshake.Wait(1000)) { throw new TimeoutException(); } }
+        { "the .Result of a different task inside a ContinueWith callback", """
+            Task<int> M(Task<int> first, Task<int> second) => first.ContinueWith(done => done.Result + second.[|Result|], TaskScheduler.Default);
             """ },
-        { "a private helper with no caller, or handed on as a method group", """
-            private int Unused(Task<int> t) => t.Result;
-            private void Handler(Task t) => t.Wait();
-            public void Hook(List<Action<Task>> handlers) => handlers.Add(Handler);
+        { "a private synchronous method in a library blocking on real I/O, only synchronous code calling it", """
+            public System.Net.IPAddress[] Resolve(string host) => Lookup(host);
+            private static System.Net.IPAddress[] Lookup(string host) => System.Net.Dns.GetHostAddressesAsync(host).[|Result|];
             """ },
-        { "a synchronous lambda: its delegate type is the contract", """
+        { "a public synchronous member over an async one (no bridge option set)", """
+            public int GetPrice(string symbol) => GetPriceAsync(symbol).[|Result|];
+            public Task<int> GetPriceAsync(string symbol) => Task.Run(() => symbol.Length);
+            """ },
+        { "an explicit interface implementation and an override", """
+            sealed class Report : IFormattable
+            {
+                string IFormattable.ToString(string? format, IFormatProvider? provider) => Task.Run(() => format ?? "").[|Result|];
+                public override string ToString() => Task.Run(() => "report").[|Result|];
+            }
+            """ },
+        { "a synchronous event handler lambda", """
             event EventHandler? Lost;
-            public void Watch(Func<Task> reconnect) => Lost += (_, _) => reconnect().Wait();
+            public void Watch(Func<Task> reconnect) => Lost += (_, _) => reconnect().[|Wait|]();
             """ },
-        { "the synchronous arm of a library's own synchronous mode, in a method returning a task", """
-            internal sealed class Context { public bool IsSynchronous { get; init; } }
-            internal static Task Schedule(Task work, Context context)
-            {
-                if (context.IsSynchronous && !work.IsCompleted) { work.GetAwaiter().GetResult(); }
-                return work;
-            }
+        { "a helper with a synchronous caller, and one whose name is spelled more than 32 times", """
+            internal static int Read(Task<int> t) => t.[|Result|];
+            int ReadAll(Task<int> t) => Read(t) + Get(t);
+            private static int Get(Task<int> t) => t.[|Result|];
+            int Many(Task<int> t) => CALLS;
+            """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(t)", 33))) },
+        { "a timed wait in a synchronous public method", """
+            public void Connect(Task handshake) { if (!handshake.[|Wait|](1000)) { throw new TimeoutException(); } }
+            """ },
+        { "a sync wrapper that passes the async mode of an enum, or a mode whose synchronous arm awaits", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            public int Read() => ReadAsync(IOBehavior.Asynchronous).GetAwaiter().[|GetResult|]();
+            public int Peek() => PeekAsync(IOBehavior.Synchronous).[|Result|];
+            async Task<int> ReadAsync(IOBehavior io) { if (io == IOBehavior.Asynchronous) { await Task.Delay(1); } return 1; }
+            async Task<int> PeekAsync(IOBehavior io) { if (io == IOBehavior.Synchronous) { await Task.Delay(1); } return 1; }
             """ },
     };
 
     [Theory]
-    [MemberData(nameof(OutOfScope))]
-    public Task Is_silent_where_await_is_impossible(string name, string members)
+    [MemberData(nameof(InSynchronousCode))]
+    public Task Flags_blocking_in_synchronous_code(string name, string members)
     {
         _ = name;
         return Verify.VerifyAsync(Snippet.InClass(members));
@@ -596,10 +677,13 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     }
 
     [Theory]
+    [InlineData("int M(Task<int> t) => t.Result;", "'.Result' blocks", "; make the calling chain async and await it, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
+    [InlineData("void M(Task a, Task b) => Task.WaitAll(a, b);", "'Task.WaitAll' blocks", "; make the calling chain async and await Task.WhenAll, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
+    [InlineData("async Task<int> M(Task<int> t) { await Task.Yield(); lock (this) { return t.Result; } }", "'.Result' blocks", "; await it outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)")]
     [InlineData("async Task<int> M(Task<int> t) => t.Result;", "'.Result' blocks", "; await it instead")]
     [InlineData("async Task M(Task a, Task b) => Task.WaitAll(a, b);", "'Task.WaitAll' blocks", "; await Task.WhenAll instead")]
     [InlineData("async Task<int> M(Task a, Task b) => Task.WaitAny(a, b);", "'Task.WaitAny' blocks", "; await Task.WhenAny instead")]
-    public async Task Message_says_what_to_await(string members, string start, string end)
+    public async Task Message_says_what_to_do_where_the_wait_stands(string members, string start, string end)
     {
         var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass(members)));
         var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
@@ -610,11 +694,11 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     private static readonly TestOptions TestProject = TestOptions.Default.WithBuildProperty("IsTestProject", "true");
 
     [Fact]
-    public Task A_test_is_told_only_where_it_could_await_and_not_about_timed_probes() =>
+    public Task A_test_is_told_about_blocking_but_not_about_timed_probes() =>
         Verify.VerifyAsync(
             Snippet.InClass("""
                 static void ShouldBeFalse(bool value) { }
-                void SyncTest(Task<int> t, Task u) { var x = t.Result; u.Wait(); Should(() => u.Wait()); }
+                void SyncTest(Task<int> t, Task u) { var x = t.[|Result|]; u.[|Wait|](); Should(() => ShouldBeFalse(u.Wait(20))); }
                 async Task AsyncTest(Task<int> t, Task u, CancellationToken ct)
                 {
                     ShouldBeFalse(u.Wait(20, ct));
@@ -633,4 +717,40 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task Caller(Task<int> t) { Sync(t); await Task.Delay(1).ConfigureAwait(false); }
             async Task Async(Task u, CancellationToken ct) { ShouldBeFalse(u.[|Wait|](20, ct)); await Task.Delay(1, ct).ConfigureAwait(false); }
             """));
+
+    private const string Bridges = "asynccost.AC0006.public_sync_bridges";
+
+    [Fact]
+    public Task A_library_that_declares_its_public_sync_API_a_bridge_is_told_only_about_the_rest() =>
+        Verify.VerifyAsync(
+            Snippet.Usings + """
+            public sealed class Client : IDisposable
+            {
+                private readonly Task _connected = Task.Run(() => { });
+                public Client() => _connected.Wait();
+                public int Get(string key) => GetAsync(key).Result;
+                public int Count => GetAsync("count").GetAwaiter().GetResult();
+                public void Dispose() => DisposeAsync().AsTask().Wait();
+                protected int Protected() => GetAsync("p").Result;
+                public Task<int> GetAsync(string key) => Task.Run(() => key.Length);
+                public ValueTask DisposeAsync() => new(Task.Delay(1));
+                public void Watch(Action<Action> subscribe) => subscribe(() => GetAsync("w").[|Wait|]());
+                private int Helper() => GetAsync("h").[|Result|];
+                internal int Internal() => GetAsync("i").[|Result|];
+            }
+            internal sealed class Hidden { public int Get(Task<int> t) => t.[|Result|]; }
+            """,
+            TestOptions.Default.WithEditorConfig(Bridges, "true"));
+
+    [Fact]
+    public Task The_bridge_option_set_to_false_changes_nothing() =>
+        Verify.VerifyAsync(
+            Snippet.Usings + """
+            public sealed class Client
+            {
+                public int Get(string key) => GetAsync(key).[|Result|];
+                public Task<int> GetAsync(string key) => Task.Run(() => key.Length);
+            }
+            """,
+            TestOptions.Default.WithEditorConfig(Bridges, "false"));
 }

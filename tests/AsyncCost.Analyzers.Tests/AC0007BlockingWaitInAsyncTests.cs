@@ -67,6 +67,14 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "a wait on the flag's false arm while the method also awaits unconditionally", """
             async Task M(bool async, SemaphoreSlim gate) { if (!async) { [|gate.Wait()|]; } await Task.Delay(1); }
             """ },
+        { "an enum mode whose synchronous arm also awaits: the wait is not the caller's choice", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            async Task Enter(IOBehavior io, SemaphoreSlim gate) { if (io == IOBehavior.Asynchronous) { await gate.WaitAsync(); } else { [|gate.Wait()|]; } await Task.Delay(1); }
+            """ },
+        { "an enum parameter that is not compared in the method", """
+            enum Priority { Low, High }
+            async Task Enter(Priority priority, SemaphoreSlim gate) { [|gate.Wait()|]; await Task.Delay((int)priority); }
+            """ },
         { "async method without awaits still runs on the caller's thread", """
             #pragma warning disable CS1998
             async Task M() { [|Thread.Sleep(10)|]; }
@@ -139,6 +147,15 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
             }
             async Task Fetch(bool async, CancellationToken ct) { if (async) { await Task.Delay(1, ct).ConfigureAwait(false); } }
             """ },
+        { "the synchronous arm of an enum mode split (IOBehavior), in each way it is written", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            readonly SemaphoreSlim _gate = new(1);
+            async Task Enter(IOBehavior io, CancellationToken ct) { if (io == IOBehavior.Asynchronous) await _gate.WaitAsync(ct); else _gate.Wait(ct); }
+            async Task EnterFirst(IOBehavior io, CancellationToken ct) { if (io == IOBehavior.Synchronous) { _gate.Wait(ct); return; } await _gate.WaitAsync(ct); }
+            async Task<bool> TryEnter(IOBehavior io, CancellationToken ct) => io != IOBehavior.Synchronous ? await _gate.WaitAsync(100, ct) : _gate.Wait(100, ct);
+            async Task Pause(IOBehavior io) { if (io is IOBehavior.Synchronous) { Thread.Sleep(1); } else { await Task.Delay(1); } await Load(io); }
+            async Task Load(IOBehavior io) { if (io == IOBehavior.Asynchronous) { await Task.Delay(1); } }
+            """ },
         { "a user-defined Wait", """
             sealed class Gate { public void Wait() { } }
             async Task M(Gate gate) { gate.Wait(); await Task.Delay(1); }
@@ -153,6 +170,7 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         { "async Task M(BlockingCollection<int> q) { q.TryTake(out var x, ) }" },
         { "async Task M() => Monitor.Wait();" },
         { "async Task M(bool async) { if (async) await Task.Delay(1); else Thread.Sleep(; }" },
+        { "enum IO { Sync, Async } async Task M(IO io, SemaphoreSlim s) { if (io == IO.) await s.WaitAsync(); else s.Wait(; }" },
     };
 
     [Fact]

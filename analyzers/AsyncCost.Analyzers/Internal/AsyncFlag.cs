@@ -8,10 +8,11 @@ using Microsoft.CodeAnalysis.Operations;
 namespace AsyncCost.Analyzers.Internal;
 
 /// <summary>
-/// The <c>bool async</c> idiom: one implementation serves a synchronous and an asynchronous API, a <c>bool</c>
-/// parameter choosing <c>await stream.ReadAsync(…)</c> or <c>stream.Read(…)</c>. The sync API calls it with
-/// <c>false</c> and blocks on a task that, by construction, has completed; the async body holds blocking calls in
-/// the arm that runs when the flag is false. Both are the idiom working as meant, not sync-over-async.
+/// The sync/async mode idiom: one implementation serves a synchronous and an asynchronous API, a mode parameter
+/// choosing <c>await stream.ReadAsync(…)</c> or <c>stream.Read(…)</c>: a <c>bool async</c> flag, or an enum such as
+/// <c>IOBehavior { Synchronous, Asynchronous }</c>. The sync API calls it in the synchronous mode (<c>false</c>,
+/// <c>IOBehavior.Synchronous</c>) and blocks on a task that, by construction, has completed; the async body holds
+/// blocking calls in the arm that runs in the synchronous mode. Both are the idiom working as meant, not sync-over-async.
 /// </summary>
 internal sealed class AsyncFlag
 {
@@ -22,7 +23,7 @@ internal sealed class AsyncFlag
     private readonly MethodBodies _bodies;
     // Keyed by depth too: a callee without a body is trusted when handed the flag, and the walk stops at MaxDepth, so
     // the answer depends on the depth; one key per depth keeps it from depending on which caller asked first.
-    private readonly ConcurrentDictionary<Judgement, bool> _synchronousWhenFalse = new();
+    private readonly ConcurrentDictionary<Judgement, bool> _synchronousIn = new();
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _returnsOnlyCompleted = new(SymbolEqualityComparer.Default);
 
     public AsyncFlag(WellKnownAsyncTypes types, MethodBodies bodies)
@@ -32,33 +33,40 @@ internal sealed class AsyncFlag
     }
 
     /// <summary>
-    /// Whether the operation is the synchronous arm of a split on a <c>bool</c> parameter of its own function
-    /// (<c>if (async) await X.WaitAsync(); else X.Wait();</c>, <c>if (!async) …</c>, <c>async ? await … : …</c>):
-    /// it runs only when that flag is false, and each of the function's awaits runs only where the flag is true or
-    /// awaits a call handed the flag (<c>await LoadAsync(async, ct)</c>, the idiom's way down).
+    /// Whether the operation is the synchronous arm of a split on a mode parameter of its own function
+    /// (<c>if (async) await X.WaitAsync(); else X.Wait();</c>, <c>if (!async) …</c>, <c>async ? await … : …</c>,
+    /// <c>if (io == IOBehavior.Asynchronous) await …; else …</c>): it runs only in one mode, and each of the
+    /// function's awaits runs only in the other or awaits a call handed the mode (<c>await LoadAsync(async, ct)</c>,
+    /// the idiom's way down).
     /// </summary>
     public static bool IsSynchronousArm(IOperation operation, IMethodSymbol function)
     {
         var body = OperationScopes.EnclosingFunction(operation) ?? OperationTree.Root(operation);
+        List<IAwaitOperation>? awaits = null;
         foreach (var parameter in function.Parameters)
         {
-            if (parameter.Type.SpecialType != SpecialType.System_Boolean)
+            if (!IsModeType(parameter.Type))
             {
                 continue;
             }
-            var flag = Flag.In(body, parameter);
-            if (!flag.RunsOnlyWhen(operation, false))
+            foreach (var polarity in Polarity.Candidates(body, parameter))
             {
-                continue;
-            }
-            var awaits = OperationTree.SameMethod(body).OfType<IAwaitOperation>().ToList();
-            if (awaits.Count > 0 && awaits.All(awaitOperation => flag.RunsOnlyWhen(awaitOperation, true) || flag.IsArgumentOf(awaitOperation.Operation) is not null))
-            {
-                return true;
+                var flag = Flag.In(body, parameter, polarity);
+                if (!flag.RunsOnlyWhen(operation, false))
+                {
+                    continue;
+                }
+                awaits ??= OperationTree.SameMethod(body).OfType<IAwaitOperation>().ToList();
+                if (awaits.Count > 0 && awaits.All(awaitOperation => flag.RunsOnlyWhen(awaitOperation, true) || flag.IsArgumentOf(awaitOperation.Operation) is not null))
+                {
+                    return true;
+                }
             }
         }
         return false;
     }
+
+    private static bool IsModeType(ITypeSymbol type) => type.SpecialType == SpecialType.System_Boolean || type.TypeKind == TypeKind.Enum;
 
     /// <summary>
     /// Whether the operation runs only in a synchronous mode that the code names: where a <c>bool</c> named for
@@ -68,10 +76,45 @@ internal sealed class AsyncFlag
     /// synchronous API's path of a library that serves both, where there is no caller to await.
     /// </summary>
     public static bool RunsInSynchronousMode(IOperation operation) =>
-        EnclosingConditions.Of(operation, crossFunctions: false).Any(known => EnclosingConditions.Implies(known.Condition, known.Value, (leaf, value) =>
-            leaf.Type?.SpecialType == SpecialType.System_Boolean
-            && OperationTree.ReferencedSymbol(leaf) is { } symbol
-            && (value ? IsSynchronyName(symbol.Name) : IsAsynchronyName(symbol.Name))));
+        EnclosingConditions.Of(operation, crossFunctions: false).Any(known => EnclosingConditions.Implies(known.Condition, known.Value, IsNamedSynchronousMode));
+
+    // `!async`, `IsSynchronous`, `io == IOBehavior.Synchronous`, `io != IOBehavior.Asynchronous`, `io is Mode.Sync`.
+    private static bool IsNamedSynchronousMode(IOperation leaf, bool value)
+    {
+        if (leaf.Type?.SpecialType == SpecialType.System_Boolean && OperationTree.ReferencedSymbol(leaf) is { } symbol)
+        {
+            return value ? IsSynchronyName(symbol.Name) : IsAsynchronyName(symbol.Name);
+        }
+        return ComparedWithConstant(leaf, value) is { } comparison
+            && comparison.Subject.Type?.TypeKind == TypeKind.Enum
+            && TaskReference.Strip(comparison.Constant) is IFieldReferenceOperation { Field: var member }
+            && (comparison.Equal ? IsSynchronyName(member.Name) : IsAsynchronyName(member.Name));
+    }
+
+    /// <summary>
+    /// A leaf condition that compares an operand with a constant (<c>io == IOBehavior.Synchronous</c>,
+    /// <c>io != X</c>, <c>io is X</c>, <c>io is not X</c>), and whether, with the leaf having <paramref name="value"/>,
+    /// the operand equals that constant.
+    /// </summary>
+    private static (IOperation Subject, IOperation Constant, bool Equal)? ComparedWithConstant(IOperation leaf, bool value)
+    {
+        switch (leaf)
+        {
+            case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
+                var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
+                return IsConstant(comparison.RightOperand) ? (comparison.LeftOperand, comparison.RightOperand, equal)
+                    : IsConstant(comparison.LeftOperand) ? (comparison.RightOperand, comparison.LeftOperand, equal)
+                    : null;
+            case IIsPatternOperation { Pattern: IConstantPatternOperation { Value: var constant } } pattern when IsConstant(constant):
+                return (pattern.Value, constant, value);
+            case IIsPatternOperation { Pattern: INegatedPatternOperation { Pattern: IConstantPatternOperation { Value: var negated } } } pattern when IsConstant(negated):
+                return (pattern.Value, negated, !value);
+            default:
+                return null;
+        }
+    }
+
+    private static bool IsConstant(IOperation operation) => operation.ConstantValue.HasValue;
 
     /// <summary>The name of a <c>bool async</c> flag: <c>async</c>, <c>isAsync</c>, <c>_async</c>, <c>useAsync</c>, <c>asynchronous</c>.</summary>
     public static bool IsAsynchronyName(string name) => IsModeName(name, "async", "asynchronous");
@@ -92,17 +135,19 @@ internal sealed class AsyncFlag
     }
 
     /// <summary>
-    /// Whether the call passes the constant <c>false</c> to a <c>bool</c> parameter of a method that, for that value,
-    /// completes without suspending: each of its awaits sits where the flag is true, or awaits a call that hands the
-    /// flag on to a method that does the same.
+    /// Whether the call passes a constant mode (<c>false</c> to a <c>bool</c> parameter, an enum member such as
+    /// <c>IOBehavior.Synchronous</c>) to a method that, in that mode, completes without suspending: each of its awaits
+    /// sits where the mode is another, or awaits a call that hands the mode on to a method that does the same.
     /// </summary>
     public bool CompletesSynchronously(IInvocationOperation call)
     {
         foreach (var argument in call.Arguments)
         {
-            if (argument.Parameter is { Type.SpecialType: SpecialType.System_Boolean } parameter
-                && TaskReference.Strip(argument.Value)!.ConstantValue is { HasValue: true, Value: false }
-                && IsSynchronousWhenFalse(call.TargetMethod, parameter.Ordinal, depth: 0, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default)))
+            if (argument.Parameter is { } parameter
+                && IsModeType(parameter.Type)
+                && TaskReference.Strip(argument.Value)!.ConstantValue is { HasValue: true, Value: { } passed }
+                && Polarity.Passed(parameter.Type, passed) is { } polarity
+                && IsSynchronousIn(call.TargetMethod, parameter.Ordinal, polarity, depth: 0, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default)))
             {
                 return true;
             }
@@ -135,7 +180,7 @@ internal sealed class AsyncFlag
         };
     }
 
-    private bool IsSynchronousWhenFalse(IMethodSymbol method, int ordinal, int depth, HashSet<IMethodSymbol> visiting)
+    private bool IsSynchronousIn(IMethodSymbol method, int ordinal, Polarity polarity, int depth, HashSet<IMethodSymbol> visiting)
     {
         method = method.OriginalDefinition.PartialImplementationPart ?? method.OriginalDefinition;
         if (!visiting.Add(method))
@@ -144,10 +189,10 @@ internal sealed class AsyncFlag
         }
         try
         {
-            var key = new Judgement(method, ordinal, depth);
-            return _synchronousWhenFalse.TryGetValue(key, out var known)
+            var key = new Judgement(method, ordinal, polarity, depth);
+            return _synchronousIn.TryGetValue(key, out var known)
                 ? known
-                : _synchronousWhenFalse.GetOrAdd(key, Judge(method, ordinal, depth, visiting));
+                : _synchronousIn.GetOrAdd(key, Judge(method, ordinal, polarity, depth, visiting));
         }
         finally
         {
@@ -155,15 +200,15 @@ internal sealed class AsyncFlag
         }
     }
 
-    private bool Judge(IMethodSymbol method, int ordinal, int depth, HashSet<IMethodSymbol> visiting)
+    private bool Judge(IMethodSymbol method, int ordinal, Polarity polarity, int depth, HashSet<IMethodSymbol> visiting)
     {
         if (_bodies.Of(method) is not { } body)
         {
-            // Abstract, interface or compiled elsewhere: a method handed the flag by one that follows the idiom is
-            // taken to follow it too; called directly with false, the parameter's name is the evidence (`bool async`).
-            return depth > 0 || IsAsynchronyName(method.Parameters[ordinal].Name);
+            // Abstract, interface or compiled elsewhere: a method handed the mode by one that follows the idiom is
+            // taken to follow it too; called directly, the names are the evidence (`bool async`, `IOBehavior.Synchronous`).
+            return depth > 0 || polarity.IsNamedSynchronous(method.Parameters[ordinal]);
         }
-        var flag = Flag.In(body, method.Parameters[ordinal]);
+        var flag = Flag.In(body, method.Parameters[ordinal], polarity);
         if (method.IsAsync)
         {
             foreach (var operation in OperationTree.SameMethod(body))
@@ -181,7 +226,7 @@ internal sealed class AsyncFlag
             }
             return true;
         }
-        // A method returning the task of another: every task it returns must complete synchronously for false.
+        // A method returning the task of another: every task it returns must complete synchronously in the mode.
         return OperationTree.SameMethod(body).OfType<IReturnOperation>()
             .All(returned => returned.ReturnedValue is not { } value || ReturnsCompleted(value, flag, depth, visiting));
     }
@@ -195,34 +240,108 @@ internal sealed class AsyncFlag
     // synchronously for false (ConfigureAwait, conversions looked through).
     private bool ForwardsFlag(IOperation awaited, Flag flag, int depth, HashSet<IMethodSymbol> visiting) =>
         flag.IsArgumentOf(awaited) is { } forwarded
-        && (depth >= MaxDepth || IsSynchronousWhenFalse(forwarded.Call.TargetMethod, forwarded.Ordinal, depth + 1, visiting));
+        && (depth >= MaxDepth || IsSynchronousIn(forwarded.Call.TargetMethod, forwarded.Ordinal, flag.Polarity, depth + 1, visiting));
 
     /// <summary>
-    /// The key of a judgement: a method, the ordinal of its flag and the depth it was asked at. A class, not a tuple: a
-    /// dictionary keyed by a struct is JIT-compiled again for it in every fresh compiler process.
+    /// The key of a judgement: a method, the ordinal of its mode parameter, the mode asked about and the depth it was
+    /// asked at. A class, not a tuple: a dictionary keyed by a struct is JIT-compiled again for it in every fresh compiler process.
     /// </summary>
-    private sealed class Judgement(IMethodSymbol method, int ordinal, int depth) : IEquatable<Judgement>
+    private sealed class Judgement(IMethodSymbol method, int ordinal, Polarity polarity, int depth) : IEquatable<Judgement>
     {
         private readonly IMethodSymbol _method = method;
         private readonly int _ordinal = ordinal;
+        private readonly Polarity _polarity = polarity;
         private readonly int _depth = depth;
 
         public bool Equals(Judgement? other) =>
-            other is not null && other._ordinal == _ordinal && other._depth == _depth && SymbolEqualityComparer.Default.Equals(other._method, _method);
+            other is not null && other._ordinal == _ordinal && other._depth == _depth && other._polarity.Equals(_polarity)
+            && SymbolEqualityComparer.Default.Equals(other._method, _method);
 
         public override bool Equals(object? obj) => Equals(obj as Judgement);
 
-        public override int GetHashCode() => (SymbolEqualityComparer.Default.GetHashCode(_method) * 31 + _ordinal) * 31 + _depth;
+        public override int GetHashCode() => ((SymbolEqualityComparer.Default.GetHashCode(_method) * 31 + _ordinal) * 31 + _depth) * 31 + _polarity.GetHashCode();
     }
 
-    /// <summary>A <c>bool</c> parameter of a function and the locals that copy it (<c>var a = async;</c>, never reassigned).</summary>
+    /// <summary>
+    /// Which values of a mode parameter are the asynchronous mode: those equal to <see cref="_key"/> when
+    /// <see cref="_asyncWhenEqual"/>, the others when not. A <c>bool async</c> flag is asynchronous when true; an
+    /// enum mode called with <c>IOBehavior.Synchronous</c> is asynchronous wherever it is not that member.
+    /// </summary>
+    private sealed class Polarity(object key, bool asyncWhenEqual) : IEquatable<Polarity>
+    {
+        private static readonly Polarity WhenTrue = new(true, asyncWhenEqual: true);
+        private readonly object _key = key;
+        private readonly bool _asyncWhenEqual = asyncWhenEqual;
+
+        /// <summary>The mode a caller passing the constant <paramref name="passed"/> asks for: none when it passes <c>true</c> to a <c>bool</c> (the async mode).</summary>
+        public static Polarity? Passed(ITypeSymbol type, object passed) =>
+            type.SpecialType == SpecialType.System_Boolean
+                ? passed is false ? WhenTrue : null
+                : new Polarity(passed, asyncWhenEqual: false);
+
+        /// <summary>
+        /// The modes a split in <paramref name="body"/> may choose between: a <c>bool</c> is async when true; an enum,
+        /// for each member it is compared with, when equal to it or when not.
+        /// </summary>
+        public static IEnumerable<Polarity> Candidates(IOperation body, IParameterSymbol parameter)
+        {
+            if (parameter.Type.SpecialType == SpecialType.System_Boolean)
+            {
+                yield return WhenTrue;
+                yield break;
+            }
+            var seen = new HashSet<object>();
+            foreach (var operation in OperationTree.SameMethod(body))
+            {
+                if (operation is IBinaryOperation or IIsPatternOperation
+                    && ComparedWithConstant(operation, true) is { } comparison
+                    && OperationTree.ReferencedSymbol(TaskReference.Strip(comparison.Subject)!) is IParameterSymbol compared
+                    && SymbolEqualityComparer.Default.Equals(compared, parameter)
+                    && comparison.Constant.ConstantValue.Value is { } constant
+                    && seen.Add(constant))
+                {
+                    yield return new Polarity(constant, asyncWhenEqual: true);
+                    yield return new Polarity(constant, asyncWhenEqual: false);
+                }
+            }
+        }
+
+        /// <summary>Whether the mode is asynchronous where the parameter equals (or, with <paramref name="equal"/> false, differs from) the constant; null when that does not decide it.</summary>
+        public bool? IsAsync(object? constant, bool equal) =>
+            equal ? Equals(constant, _key) == _asyncWhenEqual
+            : Equals(constant, _key) ? !_asyncWhenEqual
+            : null;
+
+        /// <summary>Whether a callee without a body is trusted in this mode: a <c>bool</c> named for asynchrony passed false, an enum member named for synchrony.</summary>
+        public bool IsNamedSynchronous(IParameterSymbol parameter) =>
+            parameter.Type.SpecialType == SpecialType.System_Boolean
+                ? IsAsynchronyName(parameter.Name)
+                : !_asyncWhenEqual && parameter.Type.GetMembers().OfType<IFieldSymbol>().Any(member =>
+                    member.HasConstantValue && Equals(member.ConstantValue, _key) && IsSynchronyName(member.Name));
+
+        public bool Equals(Polarity? other) => other is not null && other._asyncWhenEqual == _asyncWhenEqual && Equals(other._key, _key);
+
+        public override bool Equals(object? obj) => Equals(obj as Polarity);
+
+        public override int GetHashCode() => _key.GetHashCode() * 2 + (_asyncWhenEqual ? 1 : 0);
+    }
+
+    /// <summary>A mode parameter of a function and the locals that copy it (<c>var a = async;</c>, never reassigned), with the values that are its asynchronous mode.</summary>
     private sealed class Flag
     {
         private readonly HashSet<ISymbol> _symbols;
+        private readonly ITypeSymbol _type;
 
-        private Flag(HashSet<ISymbol> symbols) => _symbols = symbols;
+        private Flag(HashSet<ISymbol> symbols, ITypeSymbol type, Polarity polarity)
+        {
+            _symbols = symbols;
+            _type = type;
+            Polarity = polarity;
+        }
 
-        public static Flag In(IOperation body, IParameterSymbol parameter)
+        public Polarity Polarity { get; }
+
+        public static Flag In(IOperation body, IParameterSymbol parameter, Polarity polarity)
         {
             var symbols = new HashSet<ISymbol>(SymbolEqualityComparer.Default) { parameter };
             var reassigned = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
@@ -241,18 +360,30 @@ internal sealed class AsyncFlag
                 }
             }
             symbols.UnionWith(copies.Where(copy => !reassigned.Contains(copy)));
-            return new Flag(symbols);
+            return new Flag(symbols, parameter.Type, polarity);
         }
 
         public bool Refers(IOperation? operation) =>
             TaskReference.Strip(operation) is { } stripped && OperationTree.ReferencedSymbol(stripped) is { } symbol
             && stripped is IParameterReferenceOperation or ILocalReferenceOperation && _symbols.Contains(symbol);
 
-        public bool RunsOnlyWhen(IOperation operation, bool value) =>
+        public bool RunsOnlyWhen(IOperation operation, bool isAsync) =>
             EnclosingConditions.Of(operation, crossFunctions: false).Any(known =>
-                EnclosingConditions.Implies(known.Condition, known.Value, (leaf, leafValue) => leafValue == value && Refers(leaf)));
+                EnclosingConditions.Implies(known.Condition, known.Value, (leaf, leafValue) => ModeWhere(leaf, leafValue) == isAsync));
 
-        /// <summary>The call (ConfigureAwait, AsTask, Preserve looked through) that receives the flag, and the ordinal of the parameter it fills.</summary>
+        // What a leaf condition having a value says about the mode: `async` itself, `io == X`, `io != X`, `io is X`.
+        private bool? ModeWhere(IOperation leaf, bool leafValue)
+        {
+            if (_type.SpecialType == SpecialType.System_Boolean && Refers(leaf))
+            {
+                return Polarity.IsAsync(leafValue, equal: true);
+            }
+            return ComparedWithConstant(leaf, leafValue) is { } comparison && Refers(comparison.Subject)
+                ? Polarity.IsAsync(comparison.Constant.ConstantValue.Value, comparison.Equal)
+                : null;
+        }
+
+        /// <summary>The call (ConfigureAwait, AsTask, Preserve looked through) that receives the mode, and the ordinal of the parameter it fills (of the same type, so the mode means the same there).</summary>
         public (IInvocationOperation Call, int Ordinal)? IsArgumentOf(IOperation awaited)
         {
             var operation = TaskReference.Strip(awaited);
@@ -264,7 +395,7 @@ internal sealed class AsyncFlag
             {
                 foreach (var argument in call.Arguments)
                 {
-                    if (argument.Parameter is { } parameter && Refers(argument.Value))
+                    if (argument.Parameter is { } parameter && SymbolEqualityComparer.Default.Equals(parameter.Type, _type) && Refers(argument.Value))
                     {
                         return (call, parameter.Ordinal);
                     }

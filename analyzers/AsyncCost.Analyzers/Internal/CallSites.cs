@@ -24,37 +24,44 @@ internal sealed class CallSites
 
     private readonly Compilation _compilation;
     private readonly ConcurrentDictionary<IMethodSymbol, Found> _found = new(SymbolEqualityComparer.Default);
-    private readonly ConcurrentDictionary<IMethodSymbol, bool> _everyCallCanAwait = new(SymbolEqualityComparer.Default);
     private readonly ConcurrentDictionary<SyntaxTree, string> _texts = new();
 
     public CallSites(Compilation compilation) => _compilation = compilation;
 
-    /// <summary>The calls found, and whether they are all the uses of the method (no method group, delegate or function pointer).</summary>
+    /// <summary>
+    /// The calls found, the calls that take the method as a delegate argument (<c>task.ContinueWith(Deliver, …)</c>),
+    /// and whether those are all the uses of the method (no other method group, delegate or function pointer).
+    /// </summary>
     public sealed class Found
     {
-        public static readonly Found Unknown = new(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, isComplete: false);
+        public static readonly Found Unknown = new(
+            ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, ImmutableArray<IInvocationOperation>.Empty, isComplete: false);
 
-        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, bool isComplete)
+        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, ImmutableArray<IInvocationOperation> handedTo, bool isComplete)
         {
             Calls = calls;
+            HandedTo = handedTo;
             IsComplete = isComplete;
         }
 
         /// <summary>Each call, with the member whose body holds it.</summary>
         public ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> Calls { get; }
 
-        /// <summary>Every use of the method is one of <see cref="Calls"/>.</summary>
+        /// <summary>Each call that is handed the method itself as a delegate argument.</summary>
+        public ImmutableArray<IInvocationOperation> HandedTo { get; }
+
+        /// <summary>Every use of the method is one of <see cref="Calls"/> or <see cref="HandedTo"/>.</summary>
         public bool IsComplete { get; }
     }
 
-    /// <summary>Whether code outside this compilation may call the method (public or protected, and so are its containing types).</summary>
-    public static bool IsVisibleOutside(IMethodSymbol method)
+    /// <summary>Whether code outside this compilation may use the member or type (public or protected, and so are its containing types).</summary>
+    public static bool IsVisibleOutside(ISymbol symbol)
     {
-        if (method.MethodKind == MethodKind.LocalFunction)
+        if (symbol is IMethodSymbol { MethodKind: MethodKind.LocalFunction })
         {
             return false;
         }
-        for (ISymbol? current = method; current is not null and not INamespaceSymbol; current = current.ContainingSymbol)
+        for (ISymbol? current = symbol; current is not null and not INamespaceSymbol; current = current.ContainingSymbol)
         {
             if (current.DeclaredAccessibility is Accessibility.Private or Accessibility.Internal or Accessibility.ProtectedAndInternal)
             {
@@ -76,36 +83,6 @@ internal sealed class CallSites
             : Found.Unknown;
     }
 
-    /// <summary>
-    /// Whether the method, made async, could be awaited at each of its uses: it is called at least once, it is used
-    /// only in calls, and each call sits where an await is allowed. Uses that are not in an async function
-    /// (syntactically) are bound first: in a library most helpers have a synchronous caller, which settles the answer.
-    /// </summary>
-    public bool EveryCallCanAwait(IMethodSymbol method)
-    {
-        method = Normalize(method);
-        return !IsVisibleOutside(method) && _everyCallCanAwait.GetOrAdd(method, m =>
-        {
-            if (Names(m) is not { } names)
-            {
-                return false;
-            }
-            var calls = 0;
-            foreach (var name in names.OrderBy(n => IsInAsyncFunction(n) ? 1 : 0))
-            {
-                switch (Classify(name, m, out var call))
-                {
-                    case Use.Call when AwaitPlacement.CanAwait(call.Invocation, call.Container):
-                        calls++;
-                        break;
-                    case Use.Call or Use.Other:
-                        return false;
-                }
-            }
-            return calls > 0;
-        });
-    }
-
     private static IMethodSymbol Normalize(IMethodSymbol method)
     {
         var definition = (method.ReducedFrom ?? method).OriginalDefinition;
@@ -119,6 +96,7 @@ internal sealed class CallSites
             return Found.Unknown;
         }
         var calls = ImmutableArray.CreateBuilder<(IInvocationOperation Invocation, ISymbol Container)>();
+        var handedTo = ImmutableArray.CreateBuilder<IInvocationOperation>();
         foreach (var name in names)
         {
             switch (Classify(name, method, out var call))
@@ -126,11 +104,14 @@ internal sealed class CallSites
                 case Use.Call:
                     calls.Add(call);
                     break;
+                case Use.HandedOn:
+                    handedTo.Add(call.Invocation);
+                    break;
                 case Use.Other:
                     return Found.Unknown; // one use we cannot read is enough: not every use is a known call
             }
         }
-        return new Found(calls.ToImmutable(), isComplete: true);
+        return new Found(calls.ToImmutable(), handedTo.ToImmutable(), isComplete: true);
     }
 
     // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols), or null
@@ -158,30 +139,12 @@ internal sealed class CallSites
         return names;
     }
 
-    // The function around a node is async by its declaration (not bound: an ordering hint only).
-    private static bool IsInAsyncFunction(SyntaxNode node)
-    {
-        for (var current = node.Parent; current is not null; current = current.Parent)
-        {
-            switch (current)
-            {
-                case AnonymousFunctionExpressionSyntax lambda:
-                    return lambda.AsyncKeyword.IsKind(SyntaxKind.AsyncKeyword);
-                case LocalFunctionStatementSyntax local:
-                    return local.Modifiers.Any(SyntaxKind.AsyncKeyword);
-                case BaseMethodDeclarationSyntax member:
-                    return member.Modifiers.Any(SyntaxKind.AsyncKeyword);
-                case MemberDeclarationSyntax:
-                    return false;
-            }
-        }
-        return false;
-    }
-
     private enum Use
     {
         None,
         Call,
+        /// <summary>A method group passed straight to a call as a delegate argument.</summary>
+        HandedOn,
         Other,
     }
 
@@ -219,6 +182,11 @@ internal sealed class CallSites
         {
             call = (operation, container);
             return Use.Call;
+        }
+        if (model.GetOperation(callee) is IMethodReferenceOperation { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation receiver } } })
+        {
+            call = (receiver, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
+            return Use.HandedOn;
         }
         return IsInNameOf(name) ? Use.None : Use.Other;
     }

@@ -14,16 +14,17 @@ namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
 /// AC0006: <c>.Result</c>, <c>.Wait()</c>, <c>.GetAwaiter().GetResult()</c>, <c>Task.WaitAll/WaitAny</c> on a task
-/// not known to be complete. Known complete: an earlier await of it (or of a <c>WhenAll</c> holding it), an
+/// not known to be complete, in async and synchronous code alike: blocking a thread on an incomplete task starves
+/// the thread pool wherever it happens. Known complete: an earlier await of it (or of a <c>WhenAll</c> holding it), an
 /// enclosing or early-exit <c>IsCompleted</c>-family, <c>Status</c> or successful timed-<c>Wait</c> check
 /// (vs-threading#301), the antecedent inside its <c>ContinueWith</c> or awaiter callback, an event waited on that
 /// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
-/// <c>await Task.WhenAny</c>, a <c>bool async</c> method called with <c>false</c>). An earlier reported wait on the
-/// same task makes it known too: each task is reported once. Reported only where "await it" can be followed: in an
-/// async function, or in a synchronous method only this compilation calls, each call from code that can await.
-/// Public synchronous members, overrides, interface implementations, synchronous lambdas and the synchronous mode a
-/// library names (<c>if (!async)</c>, <c>if (context.IsSynchronous)</c>) are deliberate bridges and stay silent; in
-/// a test project timed probes are not reported either.
+/// <c>await Task.WhenAny</c>, a <c>bool async</c> or enum-mode core called in its synchronous mode). An earlier
+/// reported wait on the same task makes it known too: each task is reported once. Not reported: a console app's
+/// synchronous <c>Main</c> (the program's edge), the synchronous mode a library names (<c>if (!async)</c>,
+/// <c>io == IOBehavior.Synchronous</c>), a test's timed probe, and, when the team sets
+/// <c>asynccost.AC0006.public_sync_bridges = true</c>, a public synchronous member's own wait. The message says
+/// "await it" where an await fits and, in synchronous code, to make the chain async or block at the program's edge.
 /// Only a method with a blocking call is walked for these facts, once, however many blocking calls it has.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
@@ -76,17 +77,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return;
         }
         var function = OperationScopes.FunctionSymbol(use.Operation, context.ContainingSymbol);
-        var reach = Reach(use, function, context.ContainingSymbol, types);
-        if (reach == AwaitReach.None)
+        if (IsDeliberate(use, function, context, types))
         {
             return;
         }
         var facts = factsByBody.GetValue(OperationTree.Root(context.Operation), root => new BlockFacts(types, root));
-        // Cheapest first: the facts of this body, then (for a synchronous method) its callers, then the arguments of those calls.
+        // Cheapest first: the facts of this body, then (for a parameter of a private method) the arguments of its calls.
         var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
-        if (unknown.Count == 0
-            || (reach == AwaitReach.ThroughCallers && !types.CallSites.EveryCallCanAwait(function!))
-            || unknown.All(s => IsCompleteAtEveryCall(s, function!, facts, types, factsByBody)))
+        if (unknown.Count == 0 || function is not null && unknown.All(s => IsCompleteAtEveryCall(s, function, facts, types, factsByBody)))
         {
             return;
         }
@@ -96,8 +94,16 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, use.Instead));
+            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, Advice(use, context.ContainingSymbol)));
     }
+
+    // What to do where the wait stands: await it where an await fits; inside a lock of an async function, await it
+    // outside; in synchronous code, where "await it" does not compile, make the chain async or block only at its edge.
+    private static string Advice(BlockingUse use, ISymbol containingSymbol) =>
+        AwaitPlacement.CanAwait(use.Operation, containingSymbol) ? use.Instead + " instead"
+        : OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: true } && OperationScopes.IsInside<ILockOperation>(use.Operation)
+            ? use.Instead + " outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)"
+        : "make the calling chain async and " + use.Instead + ", or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)";
 
     // The squiggle goes on the blocking member's name (`Result`, `Wait`, `GetResult`, `WaitAll`), not the whole chain.
     private static Location NameLocation(SyntaxNode syntax) => syntax switch
@@ -117,49 +123,36 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 return true;
             }
         }
-        // A synchronous Main has nothing to return to: blocking there is how a sync entry point waits.
+        // A synchronous Main is the program's edge: blocking there, once, is how a sync entry point waits.
         return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
             && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
     }
 
-    /// <summary>Where the rule's advice, "await it instead", can be followed.</summary>
-    private enum AwaitReach
-    {
-        /// <summary>Nowhere without changing a synchronous contract: not reported.</summary>
-        None,
-        /// <summary>Right here: the blocking call sits in an async function, where an await is allowed.</summary>
-        Here,
-        /// <summary>In a synchronous method no other assembly calls, if every call to it can await it once it is async.</summary>
-        ThroughCallers,
-    }
+    /// <summary>The .editorconfig option by which a library says its public synchronous API bridges to its async core on purpose.</summary>
+    public const string PublicSyncBridgesOption = "public_sync_bridges";
 
-    // The rule reports where an await can replace the wait without changing a synchronous contract: in async
-    // functions, and in synchronous methods only this compilation calls, when each of those calls can itself await.
-    // A public or protected synchronous member, an override, an interface implementation, a synchronous lambda (its
-    // delegate type is the contract) and the synchronous path of a library that serves both APIs are deliberate
-    // bridges: "await it" is impossible there, and the finding would only be suppressed.
-    private static AwaitReach Reach(BlockingUse use, IMethodSymbol? function, ISymbol containingSymbol, Types types)
-    {
-        var canAwait = AwaitPlacement.CanAwait(use.Operation, containingSymbol);
-        if (types.IsTestProject)
-        {
-            // A test blocks on purpose where it cannot await (a synchronous test exercising an async API) and when it
-            // probes with a timeout (`t.Wait(20).ShouldBeFalse()`); where an await fits, blocking is still reported.
-            return canAwait && !use.IsProbe ? AwaitReach.Here : AwaitReach.None;
-        }
-        // Where neither an await fits nor the callers can take one (a public synchronous member), nothing else is asked:
-        // the walks for a synchronous mode are for the blocking calls that could otherwise be reported.
-        var reach = function is null ? AwaitReach.None
-            : canAwait ? AwaitReach.Here
-            : !function.IsAsync && function.MethodKind is MethodKind.Ordinary or MethodKind.LocalFunction && !function.IsOverride && !CallSites.IsVisibleOutside(function) ? AwaitReach.ThroughCallers
-            : AwaitReach.None;
-        return reach == AwaitReach.None || AsyncFlag.RunsInSynchronousMode(use.Operation) || AsyncFlag.IsSynchronousArm(use.Operation, function!)
-            ? AwaitReach.None
-            : reach;
-    }
+    // Blocking the code chose, where the task's completion is not in question: the synchronous mode of a library that
+    // serves both APIs (a `bool async` flag or an enum mode such as IOBehavior.Synchronous), a test's timed probe
+    // whose answer is the assertion, and, where the team says so, the public synchronous API of a library over its
+    // async core.
+    private static bool IsDeliberate(BlockingUse use, IMethodSymbol? function, OperationAnalysisContext context, Types types) =>
+        types.IsTestProject && use.IsProbe
+        || AsyncFlag.RunsInSynchronousMode(use.Operation)
+        || function is not null && AsyncFlag.IsSynchronousArm(use.Operation, function)
+        || function is { IsAsync: false } && IsPublicSynchronousMember(use.Operation, function)
+            && RuleOptions.Get(context.Options, use.Operation.Syntax.SyntaxTree, RuleIds.BlockingOnTask, PublicSyncBridgesOption) is { } bridges
+            && bridges.Equals("true", StringComparison.OrdinalIgnoreCase);
+
+    // A member other assemblies call synchronously, the wait in its own body (not in a lambda it hands on): a public or
+    // protected method, accessor or constructor of a visible type, or an interface implementation or override of one.
+    private static bool IsPublicSynchronousMember(IOperation operation, IMethodSymbol function) =>
+        OperationScopes.EnclosingFunction(operation) is null
+        && (CallSites.IsVisibleOutside(function)
+            || function.ExplicitInterfaceImplementations.Length > 0 && CallSites.IsVisibleOutside(function.ContainingType));
 
     // A task parameter of a private method or local function, never reassigned, that every call passes complete
-    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`).
+    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`), or the antecedent where the method is handed to
+    // ContinueWith as the continuation itself (`work.ContinueWith(Deliver, state, …)`).
     private static bool IsCompleteAtEveryCall(Subject subject, IMethodSymbol function, BlockFacts facts, Types types, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
     {
         if (subject.IsCollection
@@ -171,10 +164,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return false;
         }
         var found = types.CallSites.Of(function);
-        return found.IsComplete && found.Calls.Length > 0 && found.Calls.All(call =>
-            call.Invocation.Arguments.FirstOrDefault(a => SymbolEqualityComparer.Default.Equals(a.Parameter?.OriginalDefinition, parameter.OriginalDefinition)) is { } argument
-            && factsByBody.GetValue(OperationTree.Root(call.Invocation), root => new BlockFacts(types, root))
-                .IsKnownComplete(new Subject(types.Underlying(argument.Value)), call.Invocation));
+        return found.IsComplete && found.Calls.Length + found.HandedTo.Length > 0
+            && found.HandedTo.All(receiver => parameter.Ordinal == 0
+                && receiver.TargetMethod is { Name: "ContinueWith", IsStatic: false } continueWith && types.Async.IsTask(continueWith.ContainingType))
+            && found.Calls.All(call =>
+                call.Invocation.Arguments.FirstOrDefault(a => SymbolEqualityComparer.Default.Equals(a.Parameter?.OriginalDefinition, parameter.OriginalDefinition)) is { } argument
+                && factsByBody.GetValue(OperationTree.Root(call.Invocation), root => new BlockFacts(types, root))
+                    .IsKnownComplete(new Subject(types.Underlying(argument.Value)), call.Invocation));
     }
 
     /// <summary>The blocking call an operation is, if any: <c>.Result</c>, <c>.Wait(…)</c>, <c>GetResult()</c>, <c>Task.WaitAll/WaitAny</c>.</summary>
@@ -223,9 +219,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             {
                 continue;
             }
-            if (argument.ArgumentKind == ArgumentKind.ParamArray && argument.Value is IArrayCreationOperation { Initializer: { } initializer })
+            if (Elements(argument.Value) is { } elements)
             {
-                tasks.AddRange(initializer.ElementValues.Select(value => new Subject(types.Underlying(value))));
+                tasks.AddRange(elements.Select(value => new Subject(types.Underlying(value))));
             }
             else if (type is IArrayTypeSymbol || type.OriginalDefinition.SpecialType == SpecialType.System_Collections_Generic_IEnumerable_T || type.Name == "ReadOnlySpan")
             {
@@ -234,6 +230,28 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         }
         return tasks.ToImmutable();
     }
+
+    // The tasks written out in the call: `WhenAll(a, b)` as a params array, an array created in place
+    // (`new Task[] { a, b }`) or a collection expression. C# 13 binds `WhenAll(a, b)` to the `params ReadOnlySpan<Task>`
+    // overload, whose argument is a collection expression (an operation kind this Roslyn 4.5 build has no interface
+    // for: its children are the elements; a spread is not one task, so the elements are not listed then).
+    private static IEnumerable<IOperation>? Elements(IOperation value)
+    {
+        var stripped = TaskReference.Strip(value);
+        if (stripped is IArrayCreationOperation { Initializer: { } initializer })
+        {
+            return initializer.ElementValues;
+        }
+        if (stripped is { Kind: CollectionExpressionKind } collection)
+        {
+            var children = collection.ChildOperations.ToList();
+            return children.All(child => child.Kind != SpreadKind) ? children : null;
+        }
+        return null;
+    }
+
+    private const OperationKind CollectionExpressionKind = (OperationKind)0x7F;
+    private const OperationKind SpreadKind = (OperationKind)0x80;
 
     /// <summary>What the rule resolves once per compilation: types, the project's kind, and the callees of the <c>bool async</c> idiom.</summary>
     private sealed class Types

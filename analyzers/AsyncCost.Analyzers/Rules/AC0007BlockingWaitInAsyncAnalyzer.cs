@@ -13,7 +13,7 @@ namespace AsyncCost.Analyzers.Rules;
 /// AC0007: a call that parks the thread (Thread.Sleep, WaitHandle.WaitOne, SemaphoreSlim.Wait, …) inside an
 /// async method, async lambda or async local function. The rule matches a fixed list of members, never
 /// "any method with an Async twin" (the heuristic that flags EF Core's in-memory <c>DbSet.Add</c>), and a wait
-/// with a zero timeout is a non-blocking probe, not a wait. Not reported: the synchronous arm of a <c>bool async</c>
+/// with a zero timeout is a non-blocking probe, not a wait. Not reported: the synchronous arm of a <c>bool async</c> or enum-mode (<c>IOBehavior</c>)
 /// split (it runs only for the synchronous API), and test projects, where waits sequence the threads a test drives.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
