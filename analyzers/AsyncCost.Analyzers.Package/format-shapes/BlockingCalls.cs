@@ -57,10 +57,14 @@ public class Orders
         return 3;
     }
 
-    // .Result after a successful timed Wait: the task has completed.
-    public static int ReadWithin(Task<int> pending)
+    // Synchronous code reading a task it checked: the task has completed. (Synchronous code that blocks on a task
+    // not known complete is reported, with no fix: `await` would not compile there.)
+    public static int ReadIfDone(Task<int> pending) => pending.IsCompletedSuccessfully ? pending.Result : -1; // keep
+
+    // .Result after `await Task.WhenAll(a, b)`: the SDK's compiler binds it to WhenAll(params ReadOnlySpan<Task>).
+    public async Task<string> JoinAsync(Task<int> count, Task<string> name)
     {
-        if (!pending.Wait(1000)) throw new TimeoutException(); // keep
-        return pending.Result; // keep
+        await Task.WhenAll(count, name).ConfigureAwait(false);
+        return name.Result + count.Result; // keep
     }
 }
