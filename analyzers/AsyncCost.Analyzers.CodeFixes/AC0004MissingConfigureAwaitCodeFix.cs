@@ -18,6 +18,8 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// AC0004: appends <c>.ConfigureAwait(false)</c> to the awaited task or the <c>await foreach</c> collection, and
 /// splits <c>await using var s = X();</c> into <c>var s = X(); await using var sDisposal = s.ConfigureAwait(false);</c>
 /// so the variable keeps its type. Fix All rewrites nested cases (<c>await await X()</c>) in one pass.
+/// An <c>await using</c> is rewritten only when its resource cannot be null: <c>await using</c> skips a null resource,
+/// the configured wrapper would call DisposeAsync on it and throw, so a resource that may be null gets no fix.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0004MissingConfigureAwaitCodeFix)), Shared]
 public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.MissingConfigureAwait)
@@ -26,10 +28,19 @@ public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.M
 
     public override FixAllProvider GetFixAllProvider() => FixAllInDocument(Title, ApplyAsync);
 
-    protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
-        Target.Find(root, diagnostic) is { IsFixable: true }
-            ? new PlannedFix(Title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct))
-            : null;
+    protected override async Task<PlannedFix?> PlanFixAsync(Document document, SyntaxNode root, Diagnostic diagnostic, CancellationToken cancellationToken)
+    {
+        if (Target.Find(root, diagnostic) is not { IsFixable: true } target)
+        {
+            return null;
+        }
+        if (target.Node is StatementSyntax statement
+            && !ResourcesNeverNull(await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false), statement, cancellationToken))
+        {
+            return null;
+        }
+        return new PlannedFix(Title, ct => ApplyAsync(document, ImmutableArray.Create(diagnostic), ct));
+    }
 
     private static async Task<Document> ApplyAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
@@ -41,6 +52,11 @@ public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.M
         var targets = diagnostics.Select(d => Target.Find(root, d)).Where(t => t is { IsFixable: true }).Select(t => t!.Value).ToList();
         var expressions = targets.Where(t => t.Node is ExpressionSyntax).Select(t => (ExpressionSyntax)t.Node).ToList();
         var usings = targets.Where(t => t.Node is StatementSyntax).Select(t => (StatementSyntax)t.Node).ToList();
+        if (usings.Count > 0)
+        {
+            var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+            usings.RemoveAll(statement => !ResourcesNeverNull(model, statement, cancellationToken));
+        }
 
         // Expressions first, all at once: ReplaceNodes hands each replacement its already-rewritten descendants,
         // so await await X() gets both ConfigureAwait calls. Usings are then split one by one, found again by tracking.
@@ -56,6 +72,39 @@ public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.M
             }
         }
         return document.WithSyntaxRoot(tracked);
+    }
+
+    // Only a resource known not to be null may move into the configured wrapper. Known: an object creation, or a
+    // reference the compiler's nullable analysis (annotations on) says is not null. Not a value type either: the
+    // wrapper would dispose a boxed copy, not the variable the body changed.
+    private static bool ResourcesNeverNull(SemanticModel? model, StatementSyntax statement, CancellationToken cancellationToken)
+    {
+        IEnumerable<ExpressionSyntax?> resources = statement switch
+        {
+            LocalDeclarationStatementSyntax declaration => declaration.Declaration.Variables.Select(v => v.Initializer?.Value),
+            UsingStatementSyntax { Declaration: { } declaration } => declaration.Variables.Select(v => v.Initializer?.Value),
+            UsingStatementSyntax { Expression: { } expression } => [expression],
+            _ => [null],
+        };
+        return model is not null && resources.All(resource => resource is not null && NeverNull(model, resource, cancellationToken));
+    }
+
+    private static bool NeverNull(SemanticModel model, ExpressionSyntax resource, CancellationToken cancellationToken)
+    {
+        var type = model.GetTypeInfo(resource, cancellationToken);
+        if (type.Type is not { IsReferenceType: true })
+        {
+            return false;
+        }
+        var value = resource;
+        while (value is ParenthesizedExpressionSyntax parenthesized)
+        {
+            value = parenthesized.Expression;
+        }
+        return value is BaseObjectCreationExpressionSyntax
+            || (model.GetNullableContext(resource.SpanStart).AnnotationsEnabled()
+                && type.Nullability.FlowState == NullableFlowState.NotNull
+                && type.Type.NullableAnnotation == NullableAnnotation.NotAnnotated);
     }
 
     // `await using T a = A(), b = B();` becomes, per variable in order, `T a = A(); await using var aDisposal = a.ConfigureAwait(false);`

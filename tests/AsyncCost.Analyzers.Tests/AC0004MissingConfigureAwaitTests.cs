@@ -22,6 +22,7 @@ public class AC0004MissingConfigureAwaitTests
             static Task<Task<int>> GetNestedAsync() => Task.FromResult(GetAsync());
             static async IAsyncEnumerable<int> StreamAsync() { yield return 1; await Task.CompletedTask.ConfigureAwait(false); }
             static Task<Stream> OpenAsync() => Task.FromResult<Stream>(new MemoryStream());
+            static Task<Stream?> OpenOrNullAsync() => Task.FromResult<Stream?>(null);
         }
         """;
 
@@ -37,7 +38,7 @@ public class AC0004MissingConfigureAwaitTests
 
     [Fact]
     public Task Flags_await_of_ValueTask_and_ValueTask_of_T() =>
-        Verify.VerifyAsync(InLibrary("async Task M() { await [|default(ValueTask)|]; _ = await [|GetValueAsync()|]; }"));
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|new ValueTask(Task.Delay(1))|]; _ = await [|GetValueAsync()|]; }"));
 
     [Fact]
     public Task Flags_await_of_a_task_held_in_a_variable() =>
@@ -87,7 +88,79 @@ public class AC0004MissingConfigureAwaitTests
         Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
             TestOptions.Default with { BuildProperties = TestOptions.Default.BuildProperties });
 
+    [Fact]
+    public Task Flags_tasks_that_only_look_complete() =>
+        Verify.VerifyAsync(InLibrary("""
+                static Task<bool> Reassignable = Task.FromResult(true);
+                async Task M()
+                {
+                    await [|Reassignable|];
+                    _ = await [|new ValueTask<int>(GetAsync())|];
+                }
+            """));
+
+    [Fact]
+    public Task Flags_the_await_of_Task_Run_and_lambdas_nested_in_its_body() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task M(List<Func<Task>> later)
+                {
+                    await [|Task.Run(async () =>
+                    {
+                        await Task.Delay(1);
+                        later.Add(async () => await [|Task.Delay(1)|]);
+                    })|];
+                    await [|Task.Factory.StartNew(async () => await [|Task.Delay(1)|]).Unwrap()|];
+                }
+            """));
+
+    [Fact]
+    public Task Flags_packable_libraries() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"), TestOptions.Default.WithBuildProperty("IsPackable", "true"));
+
+    [Fact]
+    public Task Flags_a_library_marked_not_packable_in_always_mode() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
+            TestOptions.Default.WithBuildProperty("IsPackable", "false").WithEditorConfig("asynccost.AC0004.mode", "always"));
+
     // ---- must not flag ----
+
+    [Fact]
+    public Task Ignores_awaits_of_tasks_complete_where_they_are_made() =>
+        Verify.VerifyAsync(InLibrary("""
+                static readonly Task<bool> True = Task.FromResult(true);
+                static readonly Task Done = Task.CompletedTask;
+                async Task<int> M()
+                {
+                    await Task.CompletedTask;
+                    await ValueTask.CompletedTask;
+                    await default(ValueTask);
+                    await new ValueTask();
+                    _ = await Task.FromResult(1);
+                    _ = await ValueTask.FromResult(2);
+                    _ = await new ValueTask<int>(3);
+                    _ = await True;
+                    await Done;
+                    try { await Task.FromException(new InvalidOperationException()); } catch (InvalidOperationException) { }
+                    return await Task.FromResult(4);
+                }
+            """));
+
+    [Fact]
+    public Task Ignores_the_body_of_a_lambda_handed_to_Task_Run() =>
+        Verify.VerifyAsync(InLibrary("""
+                Task M(Stream stream, CancellationToken ct) => Task.Run(async () =>
+                {
+                    await Task.Delay(1, ct);
+                    await foreach (var x in StreamAsync()) { }
+                    await using var copy = new MemoryStream();
+                    await stream.CopyToAsync(copy, ct);
+                }, ct);
+                Task<int> N() => Task.Run(async () => await GetAsync());
+            """));
+
+    [Fact]
+    public Task Ignores_libraries_the_build_marks_not_packable() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"), TestOptions.Default.WithBuildProperty("IsPackable", "false"));
 
     [Fact]
     public Task Ignores_ConfigureAwait_false_and_true() =>
@@ -252,6 +325,48 @@ public class AC0004MissingConfigureAwaitTests
                         var s = await OpenAsync().ConfigureAwait(false);
                         await using var sDisposal = s.ConfigureAwait(false);
                         return s.Length;
+                    }
+                """));
+
+    // `await using` skips a null resource; the configured wrapper would call DisposeAsync on it and throw.
+    [Fact]
+    public Task Fix_leaves_await_using_of_a_resource_that_may_be_null() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyNoFixOfferedAsync(InLibrary("""
+                async Task M(Stream? given, IAsyncDisposable? maybe)
+                {
+                    [|await using|] var s = await OpenOrNullAsync().ConfigureAwait(false);
+                    [|await using|] (var t = await OpenOrNullAsync().ConfigureAwait(false)) { }
+                    [|await using|] (given) { }
+                    [|await using|] var m = maybe;
+                #nullable disable
+                    [|await using|] var oblivious = await OpenAsync().ConfigureAwait(false);
+                #nullable restore
+                }
+            """));
+
+    [Fact]
+    public Task Fix_All_rewrites_resources_that_cannot_be_null_and_leaves_the_rest() =>
+        CodeFixVerifier<AC0004MissingConfigureAwaitAnalyzer, AC0004MissingConfigureAwaitCodeFix>.VerifyFixAllAsync(
+            InLibrary("""
+                    async Task M()
+                    {
+                        [|await using|] var maybe = await OpenOrNullAsync().ConfigureAwait(false);
+                #nullable disable
+                        [|await using|] var created = new MemoryStream();
+                #nullable restore
+                        [|await using|] var opened = await OpenAsync().ConfigureAwait(false);
+                    }
+                """),
+            InLibrary("""
+                    async Task M()
+                    {
+                        await using var maybe = await OpenOrNullAsync().ConfigureAwait(false);
+                #nullable disable
+                        var created = new MemoryStream();
+                        await using var createdDisposal = created.ConfigureAwait(false);
+                #nullable restore
+                        var opened = await OpenAsync().ConfigureAwait(false);
+                        await using var openedDisposal = opened.ConfigureAwait(false);
                     }
                 """));
 

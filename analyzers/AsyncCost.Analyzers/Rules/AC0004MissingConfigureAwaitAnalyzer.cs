@@ -16,7 +16,10 @@ namespace AsyncCost.Analyzers.Rules;
 /// AC0004: an await in library code that resumes on the caller's context. Covers the three places C# awaits:
 /// <c>await</c> of a Task/ValueTask, <c>await foreach</c> over an IAsyncEnumerable, and the DisposeAsync of
 /// <c>await using</c> (which CA2007 misses, roslyn-analyzers#4888). Anything already configured
-/// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone.
+/// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone, and
+/// so are the awaits that capture no context: of a task complete where it is made (it never suspends) and in the body of a
+/// lambda handed to Task.Run (a thread-pool thread has none). "Library" excludes projects the build marks
+/// <c>IsPackable=false</c>: an application's own libraries, hosted only by the application.
 /// </summary>
 [DiagnosticAnalyzer(Microsoft.CodeAnalysis.LanguageNames.CSharp)]
 public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
@@ -55,7 +58,9 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
     private sealed class Analysis(Compilation compilation, AnalyzerOptions options, WellKnownAsyncTypes types)
     {
         private readonly ConcurrentDictionary<SyntaxTree, Mode> _modes = new();
-        private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options);
+        private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options)
+            && RuleOptions.BuildProperty(options, "IsPackable")?.Equals("false", StringComparison.OrdinalIgnoreCase) != true;
+        private readonly MethodBodies _bodies = new(compilation);
         private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncDisposable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredAsyncDisposable");
@@ -64,7 +69,7 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         public void AnalyzeAwait(OperationAnalysisContext context)
         {
             var awaited = ((IAwaitOperation)context.Operation).Operation;
-            if (types.IsTaskLike(awaited.Type) && Applies(context))
+            if (types.IsTaskLike(awaited.Type) && !CompletedTasks.IsAlreadyComplete(awaited, types, _bodies) && Applies(context))
             {
                 Report(context, awaited.Syntax.GetLocation());
             }
@@ -117,7 +122,25 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
                 Mode.Never => false,
                 Mode.Always => true,
                 _ => _isLibrary && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType),
-            };
+            } && !InTaskRunBody(context.Operation);
+        }
+
+        // `Task.Run(async () => { await X(); })`: the lambda starts on a thread-pool thread, which has no context to
+        // capture, and every await in it resumes there. Only its own body: a lambda nested in it may run anywhere.
+        private bool InTaskRunBody(IOperation operation)
+        {
+            for (var current = operation.Parent; current is not null; current = current.Parent)
+            {
+                switch (current)
+                {
+                    case ILocalFunctionOperation:
+                        return false;
+                    case IAnonymousFunctionOperation lambda:
+                        return lambda.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Run", IsStatic: true } run } } }
+                            && SymbolEqualityComparer.Default.Equals(run.ContainingType, types.Task);
+                }
+            }
+            return false;
         }
 
         // The mode is per file (.editorconfig sections), read once per tree rather than once per await.

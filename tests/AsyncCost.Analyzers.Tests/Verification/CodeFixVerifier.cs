@@ -41,6 +41,19 @@ public static class CodeFixVerifier<TAnalyzer, TCodeFix>
         await AssertFixedAsync(document, fixedSource, options);
     }
 
+    /// <summary>The markup's diagnostics are reported and the fix offers no action for any of them.</summary>
+    public static async Task VerifyNoFixOfferedAsync(string markup, TestOptions? options = null)
+    {
+        options ??= TestOptions.Default;
+        await AnalyzerVerifier<TAnalyzer>.VerifyAsync(markup, options);
+        var document = CreateDocument(TestMarkup.Parse(markup).Source, options);
+        var fix = new TCodeFix();
+        foreach (var diagnostic in (await AnalyzeAsync(document, options)).Where(d => fix.FixableDiagnosticIds.Contains(d.Id)))
+        {
+            Assert.Null(await GetActionAsync(fix, document, diagnostic, null));
+        }
+    }
+
     /// <summary>Fix All in the document, through the provider's FixAllProvider.</summary>
     public static async Task VerifyFixAllAsync(string markup, string fixedSource, TestOptions? options = null, string? equivalenceKey = null)
     {
