@@ -13,6 +13,7 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.Operations;
+using Microsoft.CodeAnalysis.Simplification;
 
 namespace AsyncCost.Analyzers.CodeFixes;
 
@@ -20,7 +21,9 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// AC0003 for the common two-statement shape (<c>[var x =] await C(...);</c> then one <c>return expr;</c> or
 /// <c>expr;</c>): the method stops being async, returns synchronously when C's task IsCompletedSuccessfully, and
 /// otherwise hands the task to a <c>static</c> async local function (static, so no closure is allocated on the fast
-/// path; instance members it needs go through a <c>self</c> parameter).
+/// path; instance members it needs go through a <c>self</c> parameter). An async method never throws to its caller:
+/// an exception ends its task. So where the call or the completed path's code can throw, the new code catches it and
+/// returns it as a faulted task, and a caller that awaits later still sees it at its await.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0003SynchronousFastPathCodeFix)), Shared]
 public sealed class AC0003SynchronousFastPathCodeFix() : RuleCodeFix(RuleIds.SynchronousFastPath)
@@ -130,14 +133,38 @@ public sealed class AC0003SynchronousFastPathCodeFix() : RuleCodeFix(RuleIds.Syn
             ? awaitText + ";"
             : $"{resultDeclaration.Type.WithoutTrivia()} {resultDeclaration.Variables[0].Identifier.ValueText} = {awaitText};";
         var slowRest = (isGeneric ? "return " : "") + staticRest + ";";
-        var newBody = (BlockSyntax)SyntaxFactory.ParseStatement($$"""
-            {
+        var start = $$"""
                 var {{pending}} = {{call.WithoutTrivia()}};
                 if ({{pending}}.IsCompletedSuccessfully)
                 {
                     {{fastPath.ToString().TrimEnd()}}
                 }
                 return {{local}}({{string.Join(", ", arguments)}});
+            """;
+        if (!(CannotThrow(restOperation) && model.GetOperation(call, cancellationToken) is { } callOperation && CannotThrow(callOperation)))
+        {
+            var exception = LocalNames.Unique(method, "exception");
+            var faulted = (isGeneric, isValueTask) switch
+            {
+                (true, true) => $"new {returnTypeText}(System.Threading.Tasks.Task.FromException<{returnType.TypeArguments[0].ToMinimalDisplayString(model, position)}>({exception}))",
+                (true, false) => $"{TaskTypeName(method.ReturnType)}.FromException<{returnType.TypeArguments[0].ToMinimalDisplayString(model, position)}>({exception})",
+                (false, true) => $"new {returnTypeText}(System.Threading.Tasks.Task.FromException({exception}))",
+                (false, false) => $"{returnTypeText}.FromException({exception})",
+            };
+            start = $$"""
+                try
+                {
+                    {{start}}
+                }
+                catch (System.Exception {{exception}})
+                {
+                    return {{faulted}};
+                }
+                """;
+        }
+        var newBody = (BlockSyntax)SyntaxFactory.ParseStatement($$"""
+            {
+                {{start}}
 
                 static async {{returnTypeText}} {{local}}({{string.Join(", ", parameterList)}})
                 {
@@ -146,9 +173,34 @@ public sealed class AC0003SynchronousFastPathCodeFix() : RuleCodeFix(RuleIds.Syn
                 }
             }
             """);
+        newBody = newBody.ReplaceNodes(
+            newBody.DescendantNodes().Where(n => n is CatchDeclarationSyntax || n is MemberAccessExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Tasks" } }),
+            (_, node) => node is CatchDeclarationSyntax catchDeclaration
+                ? catchDeclaration.WithType(catchDeclaration.Type.WithAdditionalAnnotations(Simplifier.Annotation))
+                : node.WithAdditionalAnnotations(Simplifier.Annotation));
         return WithoutAsync(method)
             .WithBody(newBody.WithTriviaFrom(body).WithAdditionalAnnotations(Formatter.Annotation));
     }
+
+    // Code that cannot throw, so the fast path needs no catch: reads of literals, locals, parameters, this and its
+    // or static fields, assignments of those, unchecked integer + - on them, and a call of an async method of this
+    // compilation on such arguments (an async method hands its exceptions to its task).
+    private static bool CannotThrow(IOperation operation) => operation switch
+    {
+        ILiteralOperation or ILocalReferenceOperation or IParameterReferenceOperation or IInstanceReferenceOperation => true,
+        IFieldReferenceOperation field => field.Instance is null or IInstanceReferenceOperation,
+        IConversionOperation { IsImplicit: true, Conversion.IsUserDefined: false } conversion => CannotThrow(conversion.Operand),
+        ISimpleAssignmentOperation assignment => CannotThrow(assignment.Target) && CannotThrow(assignment.Value),
+        ICompoundAssignmentOperation { IsChecked: false, OperatorMethod: null, OperatorKind: BinaryOperatorKind.Add or BinaryOperatorKind.Subtract } compound =>
+            IsInteger(compound.Type) && CannotThrow(compound.Target) && CannotThrow(compound.Value),
+        IBinaryOperation { IsChecked: false, OperatorMethod: null, OperatorKind: BinaryOperatorKind.Add or BinaryOperatorKind.Subtract } binary =>
+            IsInteger(binary.Type) && CannotThrow(binary.LeftOperand) && CannotThrow(binary.RightOperand),
+        IInvocationOperation { TargetMethod: { IsAsync: true } } invocation =>
+            (invocation.Instance is null || CannotThrow(invocation.Instance)) && invocation.Arguments.All(a => CannotThrow(a.Value)),
+        _ => false,
+    };
+
+    private static bool IsInteger(ITypeSymbol? type) => type?.SpecialType is SpecialType.System_Int32 or SpecialType.System_Int64 or SpecialType.System_UInt32 or SpecialType.System_UInt64;
 
     // The rest of the method as text for the static local function: implicit `this` members become `self.Member`
     // and `this` becomes `self`. `base` cannot move into a static function: then there is no fix.

@@ -190,12 +190,19 @@ public class AC0003SynchronousFastPathTests
             Code("""
                     public Task<decimal> GetPriceAsync(string symbol)
                     {
-                        var pending = EnsureInitializedAsync();
-                        if (pending.IsCompletedSuccessfully)
+                        try
                         {
-                            return Task.FromResult(_cache[symbol]);
+                            var pending = EnsureInitializedAsync();
+                            if (pending.IsCompletedSuccessfully)
+                            {
+                                return Task.FromResult(_cache[symbol]);
+                            }
+                            return Awaited(this, pending, symbol);
                         }
-                        return Awaited(this, pending, symbol);
+                        catch (Exception exception)
+                        {
+                            return Task.FromException<decimal>(exception);
+                        }
 
                         static async Task<decimal> Awaited(Service self, Task pending, string symbol)
                         {
@@ -218,13 +225,20 @@ public class AC0003SynchronousFastPathTests
             Code("""
                     public ValueTask<decimal> GetPriceAsync(string symbol)
                     {
-                        var pending = GetMapAsync();
-                        if (pending.IsCompletedSuccessfully)
+                        try
                         {
-                            var map = pending.Result;
-                            return new ValueTask<decimal>(map[symbol]);
+                            var pending = GetMapAsync();
+                            if (pending.IsCompletedSuccessfully)
+                            {
+                                var map = pending.Result;
+                                return new ValueTask<decimal>(map[symbol]);
+                            }
+                            return Awaited(pending, symbol);
                         }
-                        return Awaited(pending, symbol);
+                        catch (Exception exception)
+                        {
+                            return new ValueTask<decimal>(Task.FromException<decimal>(exception));
+                        }
 
                         static async ValueTask<decimal> Awaited(Task<Dictionary<string, decimal>> pending, string symbol)
                         {

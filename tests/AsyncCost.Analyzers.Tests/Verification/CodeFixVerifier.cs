@@ -41,6 +41,35 @@ public static class CodeFixVerifier<TAnalyzer, TCodeFix>
         await AssertFixedAsync(document, fixedSource, options);
     }
 
+    /// <summary>
+    /// The source after applying every fix offered, one at a time and re-analyzing after each, as a user taking each
+    /// light bulb in turn would (diagnostics without a fix are left), and how many were applied.
+    /// </summary>
+    public static async Task<(string Source, int Applied)> ApplyEveryFixAsync(string source, TestOptions options)
+    {
+        var document = CreateDocument(source, options);
+        var fix = new TCodeFix();
+        var applied = 0;
+        for (; applied < 100; applied++)
+        {
+            CodeAction? action = null;
+            foreach (var diagnostic in (await AnalyzeAsync(document, options)).Where(d => fix.FixableDiagnosticIds.Contains(d.Id)))
+            {
+                if ((action = await GetActionAsync(fix, document, diagnostic, null)) is not null)
+                {
+                    break;
+                }
+            }
+            if (action is null)
+            {
+                break;
+            }
+            document = await ApplyAsync(action, document);
+        }
+        TestCompilation.AssertCompiles((await document.Project.GetCompilationAsync())!);
+        return ((await document.GetTextAsync()).ToString(), applied);
+    }
+
     /// <summary>The markup's diagnostics are reported and the fix offers no action for any of them.</summary>
     public static async Task VerifyNoFixOfferedAsync(string markup, TestOptions? options = null)
     {
