@@ -319,7 +319,8 @@ public class FixBehaviourTests
         FixBehaviour<AC0008ElidableStateMachineAnalyzer, AC0008ElidableStateMachineCodeFix>.VerifyAsync(Usings + """
             public static class Scenarios
             {
-                static async Task<int> Compute(int value) { await Task.Yield(); Observed.Note("computed " + value); return value < 0 ? throw new InvalidOperationException("bad") : value; }
+                // Notes before it suspends, so the order against the caller's own notes is fixed.
+                static async Task<int> Compute(int value) { Observed.Note("computing " + value); await Task.Yield(); return value < 0 ? throw new InvalidOperationException("bad") : value; }
 
                 static async Task<int> Forward(int value) => await Compute(value);
 
