@@ -586,6 +586,22 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     }
 
     [Fact]
+    public async Task No_fix_is_offered_where_a_catch_depends_on_the_AggregateException_wrapper()
+    {
+        var diagnostics = await Verify.GetDiagnosticsAsync(Snippet.InClass("""
+            async Task<int> M(Task<int> t, Task u)
+            {
+                await Task.Yield();
+                try { u.Wait(); return t.Result + t.GetAwaiter().GetResult(); }
+                catch (AggregateException e) { throw e.InnerExceptions[0]; }
+            }
+            async Task<int> N(Task<int> t) { await Task.Yield(); try { return t.GetAwaiter().GetResult(); } catch (AggregateException) { return -1; } }
+            """));
+        Assert.Equal(3, diagnostics.Length);
+        Assert.Equal([false, false, true], diagnostics.Select(d => d.Properties.ContainsKey("AsyncCostCanAwait")));
+    }
+
+    [Fact]
     public Task Fix_awaits_instead_of_blocking_outside_a_library() =>
         CodeFixVerifier<AC0006BlockingOnTaskAnalyzer, AC0006BlockingOnTaskCodeFix>.VerifyFixAsync(
             Snippet.InClass("""

@@ -89,6 +89,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return;
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
+        if (use.Kind != GetResultKind && CatchesAggregateException(use.Operation))
+        {
+            // `.Result`, `Wait()` and `WaitAll` throw AggregateException, an await the inner exception: where a catch
+            // here depends on the wrapper, the fix would change which handler runs, so it is not offered.
+            properties = properties.Remove(AwaitPlacement.PropertyName);
+        }
         if (types.ConfiguresAwaits(context.ContainingSymbol.ContainingType))
         {
             properties = properties.Add(ConfigureAwaitProperty, "true");
@@ -104,6 +110,19 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         : OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: true } && OperationScopes.IsInside<ILockOperation>(use.Operation)
             ? use.Instead + " outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)"
         : "make the calling chain async and " + use.Instead + ", or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)";
+
+    private static bool CatchesAggregateException(IOperation operation)
+    {
+        for (IOperation child = operation, parent = operation.Parent!; parent is not null and not IAnonymousFunctionOperation and not ILocalFunctionOperation; child = parent, parent = parent.Parent!)
+        {
+            if (parent is ITryOperation attempt && child == attempt.Body
+                && attempt.Catches.Any(c => c.ExceptionType is { Name: nameof(AggregateException), ContainingNamespace.Name: nameof(System) }))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
 
     // The squiggle goes on the blocking member's name (`Result`, `Wait`, `GetResult`, `WaitAll`), not the whole chain.
     private static Location NameLocation(SyntaxNode syntax) => syntax switch
