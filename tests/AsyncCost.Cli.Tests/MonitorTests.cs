@@ -15,7 +15,12 @@ public sealed class MonitorTests
         using var workload = ChildProcess.StartWorkload(null, "yield", "100000", "--loop", "--count-sessions");
         await workload.WaitForLineAsync(l => l.StartsWith("RESULT", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--duration", "00:00:05.5");
+        // Stopped after its fifth refresh rather than after a duration: how many seconds of the target's time a wall-clock
+        // duration holds depends on how fast the session starts and the events arrive on a busy machine.
+        using var monitor = ChildProcess.StartTool("monitor", "-p", workload.IdText);
+        await monitor.WaitForLineAsync(l => l.Contains("| refresh 5 at ", StringComparison.Ordinal));
+        monitor.SendLine("q");
+        var result = await monitor.WaitForExitAsync();
 
         var workloadRun = await workload.StopLoopAsync();
         var runs = WorkloadResult.ParseAll(workloadRun.StandardOutput);
@@ -25,15 +30,16 @@ public sealed class MonitorTests
         Assert.True(sessions.Count == 1, $"{sessions.Count} diagnostics sessions were opened in the workload\n{result}");
         var sessionStartMs = long.Parse(sessions[0].Groups[1].Value, CultureInfo.InvariantCulture);
 
+        // Numbered from 1 without a gap, each a whole second of the target's time after the one before (the last, cut by 'q',
+        // may be a part-second). Whether they arrived on time depends on the machine's load, and the summary says so when not.
         var refreshes = MonitorRefresh.ParseAll(result.StandardOutput);
-        Assert.True(refreshes.Count >= 4, result.ToString());
+        Assert.True(refreshes.Count >= 5, result.ToString());
         Assert.Equal(Enumerable.Range(1, refreshes.Count), refreshes.Select(r => r.Number));
-        foreach (var (earlier, later) in refreshes.Zip(refreshes.Skip(1)))
+        foreach (var (earlier, later) in refreshes.Zip(refreshes.Skip(1)).SkipLast(1))
         {
             Assert.InRange(later.AtSeconds - earlier.AtSeconds, 0.9, 1.1);
         }
-        // Each refresh was drawn within two seconds of the interval it shows: the stream keeps up.
-        Assert.DoesNotContain("behind", result.StandardOutput, StringComparison.Ordinal);
+        Assert.InRange(refreshes[^1].AtSeconds - refreshes[^2].AtSeconds, 0, 1.1);
 
         // The refreshes after the first (which holds the session's start-up), against the workload's own runs over the same
         // stretch of its time: each box is one call of the known size, and the calls are the ones the workload completed.

@@ -70,31 +70,36 @@ public class AttachTests
         }
     }
 
-    // Skipped: on an idle machine this attach to a looping workload (no --wait handshake) was seen to hang past 5 minutes
-    // with the session never returning; on a loaded one it raced the workload's diagnostics socket. Left for the runtime
-    // issue's follow-up; the duration split is still exercised by the CLI's attach tests.
-    [Fact(Skip = "Hangs on an idle machine: attach to a --loop workload without the READY handshake (see comment).")]
+    [Fact]
     public async Task A_duration_splits_between_passes_and_each_reports_its_own_figures()
     {
         var workload = WorkloadProcess.Start("yield", 20_000, null, "--loop");
         using (workload)
         {
+            // The first RESULT line: the runtime, and so its diagnostics socket, is up. Then stdout is drained for the whole
+            // run: the loop prints a line per round, and a full pipe would block the workload mid-session (and its exit).
+            Assert.StartsWith("RESULT", await workload.StandardOutput.ReadLineAsync(), StringComparison.Ordinal);
+            var drained = workload.StandardOutput.ReadToEndAsync();
             try
             {
-                var report = await AsyncCostSession.AttachAsync(workload.Id, new SessionOptions { Duration = TimeSpan.FromSeconds(4) });
+                var report = await AsyncCostSession.AttachAsync(workload.Id, new SessionOptions { Duration = TimeSpan.FromSeconds(4) })
+                    .WaitAsync(TimeSpan.FromMinutes(2));
 
                 Assert.Equal(StopReason.DurationElapsed, report.StopReason);
                 Assert.Equal([MeasurementPasses.Allocations, MeasurementPasses.Hops], report.Passes.Select(p => p.Pass));
                 var row = Assert.Single(report.Methods, m => m.MethodKey == YieldMethod);
                 Assert.Equal(FigureSource.AllocationPass, row.Bytes!.Source);
                 Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
+                // Attached mid-loop: the pass's edges cut calls from their hops (the providers are not switched at one instant,
+                // and the later the second is on, the more), the tolerance of every attached or windowed hop pass.
                 Assert.NotNull(row.HopsPerCall);
-                Assert.InRange(row.HopsPerCall.Value, 0.98, 1.02);
+                Assert.InRange(row.HopsPerCall.Value, 0.95, 1.05);
             }
             finally
             {
                 workload.StandardInput.Close();
                 await workload.WaitForExitAsync();
+                await drained;
             }
         }
     }
