@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Clones the public repositories of the field test at the commits its figures are for, into DEST/<repo>, and applies
-# the one edit of a clone the builds need (TodoApi pins SDK 9.0.100 in global.json: raised to the installed 10.0 band).
+# the edits of a clone the builds need (TodoApi and RabbitMQ pin an older SDK in global.json: raised to the installed
+# 10.0 band).
 # usage: clone.sh DEST [URL-TEMPLATE]
 #   URL-TEMPLATE: where to clone from, {owner} and {name} replaced; default https://github.com/{owner}/{name}.git
 #   (a local mirror of bare repositories works too, e.g. '<mirror-root>/{owner}+{name}/repo').
@@ -13,7 +14,14 @@ repos="redis StackExchange/StackExchange.Redis 90bbf1fc
 npgsql npgsql/npgsql 3cb5804b7
 polly App-vNext/Polly 173d6d1d
 todoapi davidfowl/TodoApi a519c10
-mediatr jbogard/MediatR 8a64581"
+mediatr jbogard/MediatR 8a64581
+restsharp restsharp/RestSharp 9b2fe0a05
+rabbitmq rabbitmq/rabbitmq-dotnet-client 9579b3d5a
+sshnet sshnet/SSH.NET 3e12c9631
+mqttnet dotnet/MQTTnet 14463d1ef
+TechnitiumLibrary TechnitiumSoftware/TechnitiumLibrary 63efb5f
+dnsserver TechnitiumSoftware/DnsServer aa9044d4d
+podcasts microsoft/dotnet-podcasts 5ee8be2"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
@@ -31,3 +39,16 @@ while read -r short slug commit; do
 done <<<"$repos"
 # TodoApi: the SDK band this repository builds with (the app and its tests keep their net9.0 target).
 sed -i 's/"version": "9\.0\.100"/"version": "10.0.100"/' "$dest/todoapi/global.json"
+# RabbitMQ pins SDK 8.0.100 with rollForward latestFeature: the installed 10.0 band (its targets are unchanged).
+sed -i 's/"version": "8\.0\.100"/"version": "10.0.100"/' "$dest/rabbitmq/global.json"
+# DnsServer references TechnitiumLibrary's built assemblies at ../TechnitiumLibrary/bin (hence that clone's name);
+# projects.txt builds the library first.
+# dotnet-podcasts' services target net7.0, whose reference pack the package feed does not serve: net8.0 (no API of
+# theirs differs).
+for p in Podcast.Infrastructure Podcast.Updater.Worker Podcast.Ingestion.Worker; do
+  sed -i 's|<TargetFramework>net7\.0</TargetFramework>|<TargetFramework>net8.0</TargetFramework>|' "$dest/podcasts/src/Services/Podcasts/$p/$p.csproj"
+done
+# SSH.NET also targets net6.0 and net7.0, whose reference and trimming-analyzer packs the feed does not serve: the
+# other four targets are kept (the field build compiles net8.0).
+sed -i 's|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net6.0;net7.0;net8.0</TargetFrameworks>|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net8.0</TargetFrameworks>|' \
+  "$dest/sshnet/src/Renci.SshNet/Renci.SshNet.csproj"

@@ -2,6 +2,8 @@
 # Field test of the AsyncCost.Analyzers package on public repos cloned by clone.sh under $FIELD_SRC (see ../README.md).
 # usage: FIELD_SRC=DIR run.sh PKGDIR OUTDIR [FILTER]   (FILTER: a regex on "repo project" lines of projects.txt)
 # PKGDIR holds exactly one AsyncCost.Analyzers.<version>.nupkg; use a distinct version per build of the package.
+# FIELD_PEERS=all (or a list of vsthrd;meziantou;asyncfixer;ca) adds the peers' async rules to the same builds
+# (inject.targets); their findings go to peer-findings.csv beside the AC ones.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PKGDIR=$(cd "$1" && pwd); OUT=$(mkdir -p "$2" && cd "$2" && pwd); FILTER=${3:-.}
@@ -25,9 +27,9 @@ cat > "$OUT/nuget.config" <<XML
 XML
 echo "package $ver from $PKGDIR -> $OUT"
 : > "$OUT/builds.tsv"
-grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo proj tf; do
+grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo proj tf _scope; do
   [ -z "$repo" ] && continue
-  name=$(basename "$proj" .csproj)
+  name=$(basename "$proj"); name=${name%.*}
   log="$OUT/logs/$repo.$name.$tf.log"
   extra=()
   [ -f "$HERE/extra-props.$repo" ] && mapfile -t extra < "$HERE/extra-props.$repo"
@@ -36,7 +38,7 @@ grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo pr
   ( cd "$SRC/$repo" && dotnet build "$proj" -f "$tf" -c Release --no-incremental \
       -p:CustomAfterMicrosoftCommonTargets="$HERE/inject.targets" \
       -p:FieldOut="$OUT" -p:FieldRepo="$repo" -p:FieldPkgVersion="$ver" -p:RestoreConfigFile="$OUT/nuget.config" \
-      -p:TreatWarningsAsErrors=false "${extra[@]}" \
+      -p:TreatWarningsAsErrors=false -p:FieldPeers="${FIELD_PEERS:-}" "${extra[@]}" \
       -bl:"$OUT/logs/$repo.$name.$tf.binlog" -flp:"verbosity=detailed;logfile=$log" -nologo -m:1 -clp:ErrorsOnly \
       > "$log.console" 2>&1 )
   rc=$?

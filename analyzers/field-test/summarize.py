@@ -8,13 +8,18 @@ out = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 src = os.environ['FIELD_SRC']  # the clones (run.sh exports it)
 
-# projects of interest: (name, tf) -> repo
+# projects of interest: (name, tf) -> repo; a line with "all" counts every compilation its build log names
 wanted = {}
 for line in open(os.path.join(here, 'projects.txt')):
     if line.startswith('#') or not line.strip():
         continue
-    repo, proj, tf = line.split()
-    wanted[(os.path.basename(proj)[:-len('.csproj')], tf)] = repo
+    repo, proj, tf, *scope = line.split()
+    name = os.path.splitext(os.path.basename(proj))[0]
+    wanted[(name, tf)] = repo
+    log = os.path.join(out, 'logs', f'{repo}.{name}.{tf}.log')
+    if scope == ['all'] and os.path.exists(log):
+        for m in re.finditer(r'/errorlog:"?[^ "]*/sarif/([^ ",]+)\.(net(?:standard)?\d+\.\d+)\.sarif', open(log, errors='replace').read()):
+            wanted.setdefault((m.group(1), m.group(2)), repo)
 
 def rel(uri):
     path = unquote(uri.replace('file://', ''))
@@ -24,7 +29,10 @@ def rel(uri):
             return path[len(root):]
     return path
 
-findings, suppressed, ad0001 = [], Counter(), []
+# The peers' async rules reported beside AsyncCost (peers-warning.globalconfig)
+PEER_RULES = ['VSTHRD002', 'VSTHRD003', 'VSTHRD103', 'VSTHRD111', 'CA2007', 'CA1849', 'CA2012', 'MA0004', 'MA0042',
+              'MA0045'] + [f'AsyncFixer0{i}' for i in range(1, 6)]
+findings, peers, suppressed, ad0001 = [], [], Counter(), []
 seen = set()
 for f in sorted(glob.glob(os.path.join(out, 'sarif', '*.sarif'))):
     base = os.path.basename(f)[:-len('.sarif')]
@@ -42,11 +50,17 @@ for f in sorted(glob.glob(os.path.join(out, 'sarif', '*.sarif'))):
             msg = r.get('message', {}).get('text', '')
             if rule == 'AD0001':
                 ad0001.append((name, tf, msg)); continue
-            if not rule.startswith('AC'):
-                continue
             if (name, tf) not in wanted:
                 continue
             repo = wanted[(name, tf)]
+            if rule in PEER_RULES:  # the oracle (FIELD_PEERS in run.sh)
+                key = (repo, rule, file, line, loc.get('region', {}).get('startColumn', 0))
+                if key not in seen:
+                    seen.add(key)
+                    peers.append(dict(repo=repo, project=name, tf=tf, rule=rule, file=file, line=line, message=msg))
+                continue
+            if not rule.startswith('AC'):
+                continue
             if r.get('suppressions'):
                 suppressed[(repo, rule)] += 1; continue
             key = (repo, rule, file, line, loc.get('region', {}).get('startColumn', 0))
@@ -59,6 +73,12 @@ with open(os.path.join(out, 'findings.csv'), 'w', newline='') as fh:
     w = csv.writer(fh)
     w.writerow(['repo', 'project', 'rule', 'location', 'message'])
     for x in sorted(findings, key=lambda x: (x['repo'], x['rule'], x['file'], x['line'])):
+        w.writerow([x['repo'], x['project'], x['rule'], f"{x['file']}:{x['line']}", x['message']])
+
+with open(os.path.join(out, 'peer-findings.csv'), 'w', newline='') as fh:
+    w = csv.writer(fh)
+    w.writerow(['repo', 'project', 'rule', 'location', 'message'])
+    for x in sorted(peers, key=lambda x: (x['repo'], x['rule'], x['file'], x['line'])):
         w.writerow([x['repo'], x['project'], x['rule'], f"{x['file']}:{x['line']}", x['message']])
 
 # Analyzer time per compilation, from the ReportAnalyzer table in each detailed build log.
@@ -104,6 +124,14 @@ md += ['| repo | ' + ' | '.join(rules) + ' | total |', '|---' * (len(rules) + 2)
 for repo in repos:
     md.append(f'| {repo} | ' + ' | '.join(str(counts[(repo, r)] or '') for r in rules) + f' | {sum(counts[(repo, r)] for r in rules)} |')
 md.append('| **all** | ' + ' | '.join(str(sum(counts[(p, r)] for p in repos) or '') for r in rules) + f' | {len(findings)} |')
+peer_counts = Counter((x['repo'], x['rule']) for x in peers)
+if peers:
+    prules = [r for r in PEER_RULES if any(k[1] == r for k in peer_counts)]
+    md += ['', '## Peer findings (the same builds; deduplicated like the AC ones)', '']
+    md += ['| repo | ' + ' | '.join(prules) + ' |', '|---' * (len(prules) + 1) + '|']
+    for repo in repos:
+        if any(peer_counts[(repo, r)] for r in prules):
+            md.append(f'| {repo} | ' + ' | '.join(str(peer_counts[(repo, r)] or '') for r in prules) + ' |')
 if suppressed:
     md += ['', 'Suppressed in source: ' + ', '.join(f'{k[0]} {k[1]}: {v}' for k, v in sorted(suppressed.items()))]
 md += ['', f'## AD0001: {len(ad0001)}', '']
