@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Whole-build cost of an analyzer package as a user feels it: wall time of `dotnet build --no-incremental` of one
+# project with and without it, the variants interleaved round by round (A B C ... then B C ... A), `uptime` load
+# beside every build. Packages at the severities they ship with (FieldDefaultSeverities), no SARIF, no ReportAnalyzer.
+# usage: build-cost.sh PKGDIR OUTFILE ROUNDS DIR PROJECT TF [VARIANT...]
+#   DIR: the project's repository (a clone of clone.sh, or any folder); PROJECT relative to it.
+#   VARIANT: none, asynccost, or a peer of inject.targets (vsthrd, meziantou, asyncfixer); default all five.
+#   PKGDIR holds one AsyncCost.Analyzers.<version>.nupkg (as for run.sh). Appends one line per build to OUTFILE:
+#   project, round, variant, seconds, exit code, load average (1 min) before and after.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+PKGDIR=$(cd "$1" && pwd); OUTFILE=$2; ROUNDS=$3; DIR=$(cd "$4" && pwd); PROJ=$5; TF=$6; shift 6
+variants=("$@"); [ ${#variants[@]} -eq 0 ] && variants=(none asynccost vsthrd meziantou asyncfixer)
+nupkg=$(ls "$PKGDIR"/AsyncCost.Analyzers.*.nupkg | head -1)
+ver=$(basename "$nupkg" .nupkg); ver=${ver#AsyncCost.Analyzers.}
+cfg=$(mktemp -d)/nuget.config
+cat > "$cfg" <<XML
+<?xml version="1.0" encoding="utf-8"?>
+<configuration>
+  <packageSources><clear />
+    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+    <add key="field" value="$PKGDIR" />
+  </packageSources>
+  <packageSourceMapping>
+    <packageSource key="field"><package pattern="AsyncCost.*" /></packageSource>
+    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
+  </packageSourceMapping>
+</configuration>
+XML
+repo=$(basename "$DIR"); extra=()
+[ -f "$HERE/extra-props.$repo" ] && mapfile -t extra < "$HERE/extra-props.$repo"
+extra=("${extra[@]//@SRC@/$(dirname "$DIR")}")
+props() {  # the MSBuild properties of one variant
+  local pkg='' peers=''
+  case $1 in none) ;; asynccost) pkg=$ver ;; *) peers=$1 ;; esac
+  # each variant restores into its own obj folder, so its analyzers stay its own between the interleaved builds
+  echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false"
+}
+load() { cut -d' ' -f1 /proc/loadavg; }
+cd "$DIR"
+for v in "${variants[@]}"; do  # restore each variant once, untimed (a user's build restores once)
+  # shellcheck disable=SC2046
+  dotnet restore "$PROJ" $(props "$v") "${extra[@]}" -nologo -v:q > /dev/null 2>&1 || echo "restore failed: $v" >&2
+done
+n=${#variants[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+  for ((i = 0; i < n; i++)); do
+    v=${variants[$(( (i + r - 1) % n ))]}  # each round starts one variant later: no variant always runs first
+    l0=$(load); t0=$(date +%s.%N)
+    # shellcheck disable=SC2046
+    dotnet build "$PROJ" -f "$TF" -c Release --no-incremental --no-restore -m:1 $(props "$v") "${extra[@]}" -nologo -clp:ErrorsOnly > /tmp/build-cost.$$.log 2>&1
+    rc=$?; t1=$(date +%s.%N); l1=$(load)
+    printf '%s\t%d\t%s\t%.2f\t%d\t%s\t%s\n' "$repo/$(basename "$PROJ")" "$r" "$v" "$(echo "$t1 - $t0" | bc)" "$rc" "$l0" "$l1" | tee -a "$OUTFILE"
+    [ $rc -ne 0 ] && tail -5 /tmp/build-cost.$$.log >&2
+  done
+done
+rm -f /tmp/build-cost.$$.log
