@@ -18,8 +18,9 @@ public sealed class AsyncCostInstrumentationOptions
     /// <summary>
     /// How long the hop stream (TPL events: suspensions, hops, blocking waits) is on in each <see cref="Period"/>. TPL events
     /// cost on every await (always on, ~72 % of the sample service's throughput), so the default is 1 s and counts are scaled
-    /// by period / window. Zero turns the hop stream off; equal to <see cref="Period"/> keeps it always on (then no allocation
-    /// figures, since every allocation would include what TPL tracing itself adds).
+    /// by the thread pool's completed work items, as the CLI's windowed hop pass scales them. Zero turns the hop stream off;
+    /// equal to <see cref="Period"/> keeps it always on (then no allocation figures, since every allocation would include
+    /// what TPL tracing itself adds).
     /// </summary>
     public TimeSpan HopWindow { get; set; } = DutyCycle.Default.HopWindow;
 

@@ -3,6 +3,9 @@ namespace AsyncCost.Computers;
 /// <summary>Sums the System.Runtime counters' increments and keeps the peaks of the gauges over a pass.</summary>
 internal sealed class CounterComputer
 {
+    /// <summary>The System.Runtime counter of thread-pool work items completed (<see cref="ThreadPool.CompletedWorkItemCount"/>).</summary>
+    public const string CompletedWorkItemsCounter = "threadpool-completed-items-count";
+
     public double? CompletedWorkItems { get; private set; }
     public double? LockContentions { get; private set; }
     public double? AllocatedBytes { get; private set; }
@@ -44,7 +47,7 @@ internal sealed class CounterComputer
         Samples++;
         switch (name)
         {
-            case "threadpool-completed-items-count":
+            case CompletedWorkItemsCounter:
                 CompletedWorkItems = (CompletedWorkItems ?? 0) + value;
                 CompletedWorkItemsSamples++;
                 CoveredSeconds += intervalSeconds;

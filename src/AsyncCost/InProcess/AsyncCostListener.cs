@@ -1,4 +1,5 @@
 using AsyncCost.Attribution;
+using AsyncCost.Computers;
 using AsyncCost.Report;
 
 namespace AsyncCost.InProcess;
@@ -7,8 +8,8 @@ namespace AsyncCost.InProcess;
 /// Async cost per method, measured inside the running process and available at any moment: an EventListener feeds the same
 /// computers as an EventPipe session, and each <see cref="Snapshot"/> attributes what arrived since the last one with the
 /// same <c>ReportBuilder</c> the CLI's reports use, then adds it to running totals. Allocation figures are scaled to what the
-/// process allocated between allocation windows, hop figures to the time between hop windows (see <see cref="DutyCycle"/>);
-/// each arrives as its window closes.
+/// process allocated between allocation windows, hop figures to the thread pool's work items between hop windows, as the
+/// CLI's windowed hop pass scales them (see <see cref="DutyCycle"/>); each arrives as its window closes.
 /// Create one per process; it never throws into the host once constructed.
 /// </summary>
 public sealed class AsyncCostListener : IDisposable
@@ -18,7 +19,6 @@ public sealed class AsyncCostListener : IDisposable
 
     private readonly Lock _gate = new();
     private readonly RuntimeEventListener _listener;
-    private readonly DutyCycle _dutyCycle;
     private readonly Action<string> _log;
     private readonly MethodCatalog _catalog = new();
     private readonly Dictionary<string, MethodTotals> _totals = new(StringComparer.Ordinal);
@@ -49,7 +49,6 @@ public sealed class AsyncCostListener : IDisposable
         {
             throw new ArgumentException("Invalid duty cycle: " + problem, nameof(dutyCycle));
         }
-        _dutyCycle = dutyCycle;
         _log = NeverThrowing(log);
         _listener = new RuntimeEventListener(dutyCycle, _log, ignoreAllocationEvents);
     }
@@ -96,27 +95,52 @@ public sealed class AsyncCostListener : IDisposable
         _allocationSamples += interval.Allocations.Samples;
         _excludedSamples += interval.ExcludedSamples;
         _allocationWindows += interval.AllocationWindows;
-        _hopWindows += interval.ClosedWindows.Windows;
+        _hopWindows += interval.HopWindows;
         CheckAllocationsArrive();
-
-        var allocationPass = new PassFigures();
-        allocationPass.Allocations.Add(interval.Allocations);
-        var passes = new List<PassResult> { new() { Pass = MeasurementPasses.Allocations, Figures = allocationPass } };
-        if (interval.ClosedWindows.Windows > 0)
-        {
-            var hopPass = new PassFigures();
-            hopPass.Hops.Add(interval.ClosedWindows);
-            passes.Add(new PassResult { Pass = MeasurementPasses.Hops, Figures = hopPass });
-        }
-        if (interval.Allocations.Samples == 0 && interval.ClosedWindows.Windows == 0)
+        if (interval.Allocations.Samples == 0 && interval.HopSpans.Count == 0)
         {
             return;
         }
 
         AddLoadedModules();
-        var report = new ReportBuilder(_catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
-            passes, [], StopReason.DurationElapsed, cutShort: false, []);
+        var allocationFigures = new PassFigures();
+        allocationFigures.Allocations.Add(interval.Allocations);
+        var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = allocationFigures };
+        // A report reads one hop pass, and each span has its own scale: one report per span, the allocations with the first.
+        var hopPasses = interval.HopSpans.Select(HopPass).ToList();
+        for (var i = 0; i < Math.Max(hopPasses.Count, 1); i++)
+        {
+            List<PassResult> passes = i < hopPasses.Count ? [hopPasses[i]] : [];
+            if (i == 0)
+            {
+                passes.Insert(0, allocationPass);
+            }
+            Add(new ReportBuilder(_catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
+                passes, [], StopReason.DurationElapsed, cutShort: false, []));
+        }
+    }
 
+    /// <summary>A span of the hop schedule as a hop pass: windowed when it has time outside its windows, then scaled by the
+    /// thread pool's work items, an exact count read at each window's close.</summary>
+    private static PassResult HopPass(HopSpan span)
+    {
+        var figures = new PassFigures();
+        figures.Hops.Add(span.Counted);
+        var workItems = new CounterComputer();
+        workItems.OnCounter(CounterComputer.CompletedWorkItemsCounter, span.CompletedWorkItems, (span.Recorded + span.Unrecorded).TotalSeconds);
+        return new PassResult
+        {
+            Pass = MeasurementPasses.Hops,
+            Figures = figures,
+            Duration = span.Recorded,
+            Unrecorded = span.Unrecorded,
+            WindowedPassCounters = workItems,
+            CounterInterval = TimeSpan.Zero,
+        };
+    }
+
+    private void Add(AsyncCostReport report)
+    {
         foreach (var method in report.Methods)
         {
             var totals = Totals(method);
@@ -128,9 +152,9 @@ public sealed class AsyncCostListener : IDisposable
             {
                 totals.Calls += calls.Value;
             }
-            totals.Suspensions += (method.SuspendingCalls?.Value ?? 0) * _dutyCycle.HopScale;
-            totals.Hops += (method.Hops?.Value ?? 0) * _dutyCycle.HopScale;
-            totals.BlockingWaits += (method.BlockingWaits?.Value ?? 0) * _dutyCycle.HopScale;
+            totals.Suspensions += method.SuspendingCalls?.Value ?? 0;
+            totals.Hops += method.Hops?.Value ?? 0;
+            totals.BlockingWaits += method.BlockingWaits?.Value ?? 0;
         }
     }
 

@@ -4,8 +4,9 @@ namespace AsyncCost.InProcess;
 /// When the two in-process streams run, in each <see cref="Period"/>: first the hop stream (TplEventSource and
 /// FrameworkEventSource) for <see cref="HopWindow"/>, then, once the hop stream's effect has passed, the allocation stream
 /// (AllocationSampled) for <see cref="AllocationWindow"/>; then neither until the next period.
-/// - Hop counts are scaled by Period / HopWindow: they assume work arrives at the same rate inside and outside the windows, as
-///   in a service paced by its requests (a CPU-bound loop runs slower while TPL events are on, and its hops come out low).
+/// - Hop counts are scaled by the thread pool's own work items: count per work item dequeued in the windows on either side
+///   of the time between them, times the work items the pool completed (an exact count), as the CLI's windowed hop pass does.
+///   The service runs slower while TPL events are on, which a count per second would carry; a count per work item does not.
 /// - Allocation samples are scaled by what the process allocated (the GC's exact total) over what it allocated while they
 ///   were counted, so a service that runs slower while sampled, or a burst inside a window, does not skew the bytes; only the
 ///   split between methods is sampled.
@@ -40,9 +41,6 @@ public sealed record DutyCycle(TimeSpan HopWindow, TimeSpan AllocationWindow, Ti
 
     /// <summary>True when the hop stream never stops.</summary>
     public bool HopsAlwaysOn => !HopsOff && HopWindow >= Period;
-
-    /// <summary>What one hop window's counts are multiplied by to estimate the whole period's.</summary>
-    public double HopScale => HopsOff ? 0 : Period / HopWindow;
 
     /// <summary>The time left for allocations in each period: all of it but the hop window and its tail.</summary>
     internal TimeSpan AllocationRoom => HopsOff ? Period : HopsAlwaysOn ? TimeSpan.Zero : Period - HopWindow - HopWindowTail;

@@ -9,9 +9,37 @@ namespace AsyncCost.InProcess;
 /// <param name="Allocations">Allocation samples of the allocation windows that closed, each window's scaled to the bytes the
 /// process allocated since the window before it closed.</param>
 /// <param name="AllocationWindows">How many allocation windows those are.</param>
-/// <param name="ClosedWindows">The hop windows that closed, added up (<see cref="HopComputer.Windows"/> says how many).</param>
+/// <param name="HopSpans">The hop schedule's spans that ended (one per hop window that closed, unless many closed unread).</param>
+/// <param name="HopWindows">How many hop windows closed.</param>
 /// <param name="ExcludedSamples">Allocation samples dropped because TPL events were on.</param>
-internal sealed record StreamInterval(AllocationComputer Allocations, int AllocationWindows, HopComputer ClosedWindows, long ExcludedSamples);
+internal sealed record StreamInterval(AllocationComputer Allocations, int AllocationWindows, IReadOnlyList<HopSpan> HopSpans, int HopWindows, long ExcludedSamples);
+
+/// <summary>
+/// The time from one hop window's close to the next's, and what stands for its hops: the counts of the hop windows on either
+/// side of the time between them (the first span: of its own window), and the work items the thread pool completed in the
+/// whole span (exact, <see cref="ThreadPool.CompletedWorkItemCount"/>). Its hops are then those windows' count per dequeued
+/// work item times that total (<c>Report.HopScale</c>): right however much slower the service ran while TPL events were on,
+/// and, with both windows pooled, right when the load starts or stops between them (a window on an idle service has few
+/// work items, and weighs little). With the hop stream always on, a span is its window, counted exactly.
+/// </summary>
+/// <param name="Counted">The counts of the windows that stand for the span.</param>
+/// <param name="Recorded">How long those windows recorded.</param>
+/// <param name="Unrecorded">The span's time outside its own window (zero: the window is the span, its counts exact).</param>
+/// <param name="CompletedWorkItems">Work items the thread pool completed in the span.</param>
+internal sealed record HopSpan(HopComputer Counted, TimeSpan Recorded, TimeSpan Unrecorded, long CompletedWorkItems)
+{
+    /// <summary>Spans most kept between drains: beyond it, the latest are added together (one ratio over their windows).</summary>
+    public const int MaxKept = 64;
+
+    /// <summary>This span and a later one as one: counts and work items added.</summary>
+    public HopSpan Then(HopSpan later)
+    {
+        var counted = new HopComputer();
+        counted.Add(Counted);
+        counted.Add(later.Counted);
+        return new HopSpan(counted, Recorded + later.Recorded, Unrecorded + later.Unrecorded, CompletedWorkItems + later.CompletedWorkItems);
+    }
+}
 
 /// <summary>
 /// The in-process path: an EventListener on the runtime's own event sources, feeding the same computers as the EventPipe
@@ -27,6 +55,10 @@ internal sealed class RuntimeEventListener : EventListener
 {
     /// <summary>Runtime events reach the listener after a delay: windows are kept this long past their end to judge late ones.</summary>
     private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(10);
+
+    /// <summary>Work items outside the hop windows below which they do not tell how much work was done (the listener's own
+    /// timer callbacks are a few per period).</summary>
+    private const long MinWorkItemsToScaleBytes = 1_000;
 
     private enum Phase { Hops, HopTail, Allocations, Quiet }
 
@@ -45,15 +77,25 @@ internal sealed class RuntimeEventListener : EventListener
     private int _allocationWindows;
     private long _allocatedAtLastWindowEnd;
     private long _lastWindowEnd;
-    // What the hop windows (with their tails) allocated since the last allocation window closed, and how long they lasted:
-    // TPL tracing makes awaits allocate more, so those bytes are left out and the time outside them stands for theirs.
-    private (long Allocated, long Timestamp)? _hopSpanStart;
+    private long _workItemsAtLastWindowEnd;
+    // What the hop windows (with their tails) allocated since the last allocation window closed, how long they lasted and
+    // the thread pool's work items in them: TPL tracing makes awaits allocate more, so those bytes are left out and the work
+    // outside them stands for theirs.
+    private (long Allocated, long Timestamp, long WorkItems)? _hopSpanStart;
     private long _hopSpanBytes;
     private long _hopSpanTicks;
+    private long _hopSpanWorkItems;
     private long? _countingSince;
-    // Each window is added in here as it closes: with nobody collecting (no scrape for hours), memory stays that of one window.
-    private HopComputer _closedWindows = new();
+    // Each span as its window closes; with nobody collecting (no scrape for hours), at most HopSpan.MaxKept of them.
+    private List<HopSpan> _hopSpans = [];
+    private int _hopWindowsClosed;
     private HopComputer? _openWindow;
+    private long _openWindowSince;
+    // The last closed window's counts (pooled with the next window's), and when it closed, by the clock and the thread pool.
+    private HopComputer? _lastWindow;
+    private TimeSpan _lastWindowRecorded;
+    private long _lastWindowClosedAt;
+    private long _workItemsAtLastWindowClose;
     private long _excludedSamples;
     private readonly DutyCycle _dutyCycle;
     private Action<string> _log = _ => { };
@@ -75,6 +117,9 @@ internal sealed class RuntimeEventListener : EventListener
             _feedAllocationEvents = !ignoreAllocationEvents;
             _allocatedAtLastWindowEnd = GC.GetTotalAllocatedBytes();
             _lastWindowEnd = Stopwatch.GetTimestamp();
+            _lastWindowClosedAt = _lastWindowEnd;
+            _workItemsAtLastWindowEnd = ThreadPool.CompletedWorkItemCount;
+            _workItemsAtLastWindowClose = _workItemsAtLastWindowEnd;
             _phaseTimer = new Timer(_ => SafeAdvance(), null, TimeSpan.Zero, Timeout.InfiniteTimeSpan);
         }
     }
@@ -157,10 +202,11 @@ internal sealed class RuntimeEventListener : EventListener
     {
         lock (_gate)
         {
-            var interval = new StreamInterval(_allocations, _allocationWindows, _closedWindows, _excludedSamples);
+            var interval = new StreamInterval(_allocations, _allocationWindows, _hopSpans, _hopWindowsClosed, _excludedSamples);
             _allocations = new AllocationComputer();
             _allocationWindows = 0;
-            _closedWindows = new HopComputer();
+            _hopSpans = [];
+            _hopWindowsClosed = 0;
             _excludedSamples = 0;
             return interval;
         }
@@ -266,8 +312,9 @@ internal sealed class RuntimeEventListener : EventListener
                 List<EventSource> sources;
                 lock (_gate)
                 {
-                    _hopSpanStart ??= (GC.GetTotalAllocatedBytes(), Stopwatch.GetTimestamp());
+                    _hopSpanStart ??= (GC.GetTotalAllocatedBytes(), Stopwatch.GetTimestamp(), ThreadPool.CompletedWorkItemCount);
                     _openWindow = new HopComputer();
+                    _openWindowSince = Stopwatch.GetTimestamp();
                     _tplWindows.Add((DateTime.UtcNow, DateTime.MaxValue));
                     sources = [.. _hopSources];
                 }
@@ -297,8 +344,7 @@ internal sealed class RuntimeEventListener : EventListener
                 List<EventSource> sources;
                 lock (_gate)
                 {
-                    _closedWindows.Add(_openWindow!);
-                    _openWindow = null;
+                    CloseHopWindow();
                     // Every allocation sample is checked against these: keep only the windows a late sample can still fall in.
                     var judged = DateTime.UtcNow - LateEventAllowance;
                     _tplWindows.RemoveAll(w => w.End < judged);
@@ -318,6 +364,7 @@ internal sealed class RuntimeEventListener : EventListener
                     {
                         _hopSpanBytes += GC.GetTotalAllocatedBytes() - start.Allocated;
                         _hopSpanTicks += Stopwatch.GetTimestamp() - start.Timestamp;
+                        _hopSpanWorkItems += ThreadPool.CompletedWorkItemCount - start.WorkItems;
                         _hopSpanStart = null;
                     }
                 }
@@ -334,9 +381,44 @@ internal sealed class RuntimeEventListener : EventListener
         }
     }
 
+    /// <summary>Ends the open hop window and the span it closes (see <see cref="HopSpan"/>).</summary>
+    private void CloseHopWindow()
+    {
+        var now = Stopwatch.GetTimestamp();
+        var workItems = ThreadPool.CompletedWorkItemCount;
+        var window = new HopComputer();
+        window.Add(_openWindow!); // its counts only, not what it tracked
+        _openWindow = null;
+        var recorded = Stopwatch.GetElapsedTime(_openWindowSince, now);
+        var unrecorded = _dutyCycle.HopsAlwaysOn ? TimeSpan.Zero : Stopwatch.GetElapsedTime(_lastWindowClosedAt, now) - recorded;
+        var span = new HopSpan(window, recorded, unrecorded, workItems - _workItemsAtLastWindowClose);
+        if (_lastWindow is { } last && unrecorded > TimeSpan.Zero)
+        {
+            var pooled = new HopComputer();
+            pooled.Add(last);
+            pooled.Add(window);
+            span = span with { Counted = pooled, Recorded = recorded + _lastWindowRecorded };
+        }
+        if (_hopSpans.Count < HopSpan.MaxKept)
+        {
+            _hopSpans.Add(span);
+        }
+        else
+        {
+            _hopSpans[^1] = _hopSpans[^1].Then(span);
+        }
+        _hopWindowsClosed++;
+        _lastWindow = window;
+        _lastWindowRecorded = recorded;
+        _lastWindowClosedAt = now;
+        _workItemsAtLastWindowClose = workItems;
+    }
+
     /// <summary>The window's samples stand for all the process allocated since the last window closed: they are scaled by
     /// that over what it allocated while they were counted. What it allocated in hop windows is replaced by what it allocates
-    /// outside them in the same time.</summary>
+    /// outside them for as much work: as many thread-pool work items (the service runs slower while TPL events are on, so by
+    /// time the hop windows would weigh too much), or, in a process that does too little of its work on the pool for that, in
+    /// the same time.</summary>
     private void CloseAllocationWindow()
     {
         lock (_gate)
@@ -353,15 +435,21 @@ internal sealed class RuntimeEventListener : EventListener
                 return; // nothing allocated while counting: the samples, if any, wait for the next window
             }
             var ticks = Stopwatch.GetTimestamp();
-            var outsideHops = (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
+            var workItems = ThreadPool.CompletedWorkItemCount;
+            var sinceLastWindow = workItems - _workItemsAtLastWindowEnd;
+            var outsideHops = sinceLastWindow - _hopSpanWorkItems >= MinWorkItemsToScaleBytes
+                ? (double)(sinceLastWindow - _hopSpanWorkItems) / sinceLastWindow
+                : (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
             var standsFor = (allocated - _allocatedAtLastWindowEnd - _hopSpanBytes) / outsideHops;
             _allocations.Add(_windowAllocations, standsFor / counted);
             _allocationWindows++;
             _windowAllocations = new AllocationComputer();
             _allocatedAtLastWindowEnd = allocated;
             _lastWindowEnd = ticks;
+            _workItemsAtLastWindowEnd = workItems;
             _hopSpanBytes = 0;
             _hopSpanTicks = 0;
+            _hopSpanWorkItems = 0;
         }
     }
 

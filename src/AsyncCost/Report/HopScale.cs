@@ -11,7 +11,8 @@ namespace AsyncCost.Report;
 /// slower than the untraced process (the TPL events cost), so a count per second of window would be too low. The error bound
 /// (~95 %) is the ratio estimate's, from how the count per work item varied between windows, and never less than the count's
 /// own Poisson error. The counter's last interval is never reported (the session ends before its next poll), so the total
-/// lacks between none and one interval of work items: half of one is added to it, and half to the bound. What the bound
+/// lacks between none and one interval of work items: half of one is added to it, and half to the bound (nothing when the
+/// count was read exactly, as in process). What the bound
 /// leaves out: a window's edges cut some calls from their hops, as the providers are not switched at one instant.
 /// </summary>
 internal sealed class HopScale
@@ -47,7 +48,7 @@ internal sealed class HopScale
         if (pass.Unrecorded > TimeSpan.Zero && pass.WindowedPassCounters?.CompletedWorkItems is { } total && hops.WorkItems > 0)
         {
             var seconds = (pass.Duration + pass.Unrecorded).TotalSeconds;
-            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(CounterIntervalSeconds / seconds, 1));
+            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(pass.CounterInterval.TotalSeconds / seconds, 1));
         }
         return new HopScale(hops, hops.WorkItems, windowed: false);
     }

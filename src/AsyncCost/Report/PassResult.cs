@@ -21,6 +21,10 @@ internal sealed class PassResult
     /// <summary>A windowed hop pass's counters, over the whole pass; null when the pass recorded continuously.</summary>
     public CounterComputer? WindowedPassCounters { get; init; }
 
+    /// <summary>The interval of <see cref="WindowedPassCounters"/>' work-item counter, whose last interval is never reported;
+    /// zero when the count was read exactly (in process, <c>ThreadPool.CompletedWorkItemCount</c>).</summary>
+    public TimeSpan CounterInterval { get; init; } = TimeSpan.FromSeconds(HopScale.CounterIntervalSeconds);
+
     public PassSummary ToSummary() => new()
     {
         Pass = Pass,
