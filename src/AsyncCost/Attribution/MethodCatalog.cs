@@ -14,6 +14,7 @@ internal sealed class MethodCatalog
     private const string AsyncIteratorMoveNext = ">.MoveNextAsync";
 
     private readonly AsyncMethodTable _fromTrace = new();
+    private readonly AsyncMethodTable _fromBoxes = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
@@ -145,8 +146,17 @@ internal sealed class MethodCatalog
     private static string? MemberOf(string methodName) =>
         methodName.StartsWith('<') && methodName.IndexOf('>', StringComparison.Ordinal) is var end and > 1 ? methodName[1..end] : null;
 
-    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name.</summary>
-    public IReadOnlyList<string> StateMachinesNamed(string shortName) => Table().StateMachinesNamed(shortName);
+    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name: from the method events,
+    /// or else from the assemblies, or else from the boxes allocations named (<see cref="AddBoxedStateMachine"/>).</summary>
+    public IReadOnlyList<string> StateMachinesNamed(string shortName) =>
+        Table().StateMachinesNamed(shortName) is { Count: > 0 } named ? named : _fromBoxes.StateMachinesNamed(shortName);
+
+    /// <summary>
+    /// Adds a state machine an allocated box named in full ("AsyncStateMachineBox`1[..., Ns.T+&lt;X&gt;d__0]"). A catalog that
+    /// outlives one report (in process, where there are no method events and framework assemblies are not read) then names
+    /// a framework method's hops, known by their short name alone, as its boxes and the CLI's method events name it.
+    /// </summary>
+    public void AddBoxedStateMachine(string fullName) => _fromBoxes.AddStateMachine(fullName);
 
     /// <summary>Where a frame's type ends and its method starts: dots inside generic arguments ("Dictionary`2[System.String,
     /// System.Int32]") or generated names ("&lt;Ns.IFoo.GetAsync&gt;d__1") are not it.</summary>

@@ -54,6 +54,24 @@ public class ReportBuilderTests
     }
 
     [Fact]
+    public void A_catalog_that_outlives_a_report_names_a_framework_methods_later_hops_as_its_boxes_named_it()
+    {
+        // In process there are no method events and framework assemblies are not read; one catalog serves report after
+        // report, and a hop window's report may have no allocation of the method beside its hops.
+        var methods = new MethodCatalog();
+        var allocations = new EventReader(methods);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.AspNetCore.Http.RequestDelegateFactory+<ExecuteAwaited>d__118]", 120);
+        var boxes = Build(methods, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+        var hops = new EventReader(methods);
+        hops.Hops.OnOperationBegin(1, 10, "Async: <ExecuteAwaited>d__118");
+
+        var later = Build(methods, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
+
+        Assert.Equal("Microsoft.AspNetCore.Http.RequestDelegateFactory.ExecuteAwaited", Assert.Single(boxes.Methods).MethodKey);
+        Assert.Equal("Microsoft.AspNetCore.Http.RequestDelegateFactory.ExecuteAwaited", Assert.Single(later.Methods).MethodKey);
+    }
+
+    [Fact]
     public void A_class_state_machine_named_alone_is_charged_to_its_method_and_an_async_iterator_has_one_call_per_suspending_MoveNextAsync()
     {
         var methods = new MethodCatalog();
