@@ -11,22 +11,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PKGDIR=$(cd "$1" && pwd); OUTFILE=$2; ROUNDS=$3; DIR=$(cd "$4" && pwd); PROJ=$5; TF=$6; shift 6
 variants=("$@"); [ ${#variants[@]} -eq 0 ] && variants=(none asynccost vsthrd meziantou asyncfixer)
-nupkg=$(ls "$PKGDIR"/AsyncCost.Analyzers.*.nupkg | head -1)
-ver=$(basename "$nupkg" .nupkg); ver=${ver#AsyncCost.Analyzers.}
 cfg=$(mktemp -d)/nuget.config
-cat > "$cfg" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources><clear />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
-    <add key="field" value="$PKGDIR" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="field"><package pattern="AsyncCost.*" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-</configuration>
-XML
+. "$HERE/package-feed.sh" "$cfg"
 repo=$(basename "$DIR"); extra=()
 [ -f "$HERE/extra-props.$repo" ] && mapfile -t extra < "$HERE/extra-props.$repo"
 extra=("${extra[@]//@SRC@/$(dirname "$DIR")}")

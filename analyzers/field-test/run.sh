@@ -9,22 +9,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PKGDIR=$(cd "$1" && pwd); OUT=$(mkdir -p "$2" && cd "$2" && pwd); FILTER=${3:-.}
 SRC=$(cd "${FIELD_SRC:?set FIELD_SRC to the folder clone.sh filled}" && pwd)
 export FIELD_SRC=$SRC
-nupkg=$(ls "$PKGDIR"/AsyncCost.Analyzers.*.nupkg | head -1)
-ver=$(basename "$nupkg" .nupkg); ver=${ver#AsyncCost.Analyzers.}
 mkdir -p "$OUT/sarif" "$OUT/logs"
-cat > "$OUT/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources><clear />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
-    <add key="field" value="$PKGDIR" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="field"><package pattern="AsyncCost.*" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-</configuration>
-XML
+. "$HERE/package-feed.sh" "$OUT/nuget.config"
 echo "package $ver from $PKGDIR -> $OUT"
 : > "$OUT/builds.tsv"
 grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo proj tf _scope; do
