@@ -414,6 +414,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 return pending;
             }
             """ },
+        { "the enum mode idiom through a core that is not async and picks a completed task in the synchronous mode", """
+            enum IOBehavior { Synchronous, Asynchronous }
+            public int Read(System.IO.Stream stream, byte[] buffer) => ReadAsync(IOBehavior.Synchronous, stream, buffer).GetAwaiter().GetResult();
+            static ValueTask<int> ReadAsync(IOBehavior io, System.IO.Stream stream, byte[] buffer) =>
+                io == IOBehavior.Asynchronous ? new ValueTask<int>(stream.ReadAsync(buffer, 0, buffer.Length)) : new ValueTask<int>(stream.Read(buffer, 0, buffer.Length));
+            """ },
         { "a TryX returning only completed tasks or null, with the bool async fallback", """
             static readonly Task<bool> Ready = Task.FromResult(true);
             int _pending;
@@ -519,6 +525,17 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 static async Task OtherAsync() { await Task.Yield(); Other(); }
                 static Task<int> Run() => Task.Delay(1).ContinueWith(_ => 0, TaskScheduler.Default);
             }
+            """,
+            ConsoleApp);
+
+    [Fact]
+    public Task Top_level_statements_without_an_await_are_the_programs_edge_too() =>
+        Verify.VerifyAsync(
+            Snippet.Usings + """
+            var answer = Compute().Result;
+            Console.WriteLine(answer + Helper());
+            static Task<int> Compute() => Task.Run(() => 42);
+            static int Helper() => Compute().[|Result|];
             """,
             ConsoleApp);
 
