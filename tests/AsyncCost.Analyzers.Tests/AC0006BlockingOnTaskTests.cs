@@ -13,19 +13,23 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     public static TheoryData<string, string> MustFlag => new()
     {
         { ".Result in a sync method", """
-            int M(Task<int> t) => t.[|Result|];
-            async Task<int> Caller(Task<int> t) { await Task.Yield(); return M(t) + M(t); }
+            int M(Func<Task<int>> start) => start().[|Result|];
+            async Task<int> Caller(Func<Task<int>> start) { await Task.Yield(); return M(start) + M(start); }
+            """ },
+        { "a helper whose only work is to block on the task it is given: each call is the blocking, once per task", """
+            int M(Task<int> t) => t.Result;
+            async Task<int> Caller(Task<int> t, Task<int> u) { await Task.Yield(); await u; return [|M|](t) + M(t) + M(u); }
             """ },
         { "an internal helper whose name begins longer words in synchronous code (they are not its calls)", """
-            internal static int Read(Task<int> t) => t.[|Result|];
-            async Task<int> Use(Task<int> t) { await Task.Yield(); return Read(t); }
+            internal static int Read(Task<int> t) => t.Result;
+            async Task<int> Use(Task<int> t) { await Task.Yield(); return [|Read|](t); }
             int ReadAll() => ReaderCount; int ReaderCount => 0; // Read_ and _Read are other names too
             int Read_() => _Read; int _Read => 0;
             """ },
         { "an internal sync helper called only from async functions, in its own type and another", """
-            internal static int Price(Task<int> quote) => quote.[|Result|];
-            async Task<int> Total(Task<int> quote) { await Task.Yield(); return Price(quote) * 2; }
-            sealed class Other { async Task<int> Run(Task<int> q) { await Task.Yield(); Func<Task<int>> later = async () => C.Price(q); return await later(); } }
+            internal static int Price(Task<int> quote) => quote.Result;
+            async Task<int> Total(Task<int> quote) { await Task.Yield(); return [|Price|](quote) * 2; }
+            sealed class Other { async Task<int> Run(Task<int> q) { await Task.Yield(); Func<Task<int>> later = async () => C.[|Price|](q); return await later(); } }
             """ },
         { ".Wait() in an async method", """
             async Task M(Task t) { t.[|Wait|](); await Task.Delay(1); }
@@ -106,9 +110,9 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task Reopen() { await Task.Yield(); Open(); }
             """ },
         { "a helper whose only work is a timed wait blocks; the .Result after it returned true does not", """
-            static bool Within(Task pending) => pending.[|Wait|](5000);
-            public int TakeNow(Task<int> pending) => Within(pending) ? pending.Result : -1;
-            async Task<int> Take(Task<int> pending) { if (!Within(pending)) { throw new TimeoutException(); } await Task.Yield(); return pending.Result; }
+            static bool Within(Task pending) => pending.Wait(5000);
+            public int TakeNow(Task<int> pending) => [|Within|](pending) ? pending.Result : -1;
+            async Task<int> Take(Task<int> pending) { if (![|Within|](pending)) { throw new TimeoutException(); } await Task.Yield(); return pending.Result; }
             """ },
     };
 
@@ -489,11 +493,11 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             public void Watch(Func<Task> reconnect) => Lost += (_, _) => reconnect().[|Wait|]();
             """ },
         { "a helper with a synchronous caller, and one whose name is spelled more than 32 times", """
-            internal static int Read(Task<int> t) => t.[|Result|];
-            int ReadAll(Task<int> t) => Read(t) + Get(t);
-            private static int Get(Task<int> t) => t.[|Result|];
-            int Many(Task<int> t) => CALLS;
-            """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(t)", 33))) },
+            internal static int Read(Func<Task<int>> start) => start().[|Result|];
+            int ReadAll(Func<Task<int>> start) => Read(start) + Get(start);
+            private static int Get(Func<Task<int>> start) => start().[|Result|];
+            int Many(Func<Task<int>> start) => CALLS;
+            """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(start)", 33))) },
         { "a timed wait in a synchronous public method", """
             public void Connect(Task handshake) { if (!handshake.[|Wait|](1000)) { throw new TimeoutException(); } }
             """ },
@@ -513,6 +517,29 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         _ = name;
         return Verify.VerifyAsync(Snippet.InClass(members));
     }
+
+    [Fact]
+    public Task Calls_of_a_blocking_helper_are_reported_and_its_body_is_not() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public static class TaskSync
+            {
+                public static void Sync(this Task task) => task.ConfigureAwait(false).GetAwaiter().GetResult();
+                public static T Sync<T>(this Task<T> task) { return task.GetAwaiter().GetResult(); }
+                internal static void Block(Task task) => task.Wait();
+                public static void Finish(Task task) => task.[|Wait|]();
+                public static int Twice(Task<int> task) => task.[|Result|] * 2;
+            }
+            public sealed class Server : IDisposable
+            {
+                public void Dispose() => DisposeAsync().AsTask().[|Sync|]();
+                public int Count() => CountAsync().[|Sync|]() + TaskSync.Twice(CountAsync());
+                public void Stop() => TaskSync.[|Block|](Task.Delay(1));
+                public void Done() => TaskSync.Finish(Task.CompletedTask);
+                public async Task<int> Known() { var pending = CountAsync(); await pending; return pending.Sync(); }
+                public Task<int> CountAsync() => Task.Run(() => 1);
+                public ValueTask DisposeAsync() => new(Task.Delay(1));
+            }
+            """);
 
     [Fact]
     public Task A_synchronous_console_Main_is_exempt() =>
@@ -598,7 +625,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     [Fact]
     public async Task No_fix_is_offered_in_synchronous_code()
     {
-        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("int M(Task<int> t) => t.Result; async Task<int> Caller(Task<int> t) => M(t);")));
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("int M(Func<Task<int>> f) => f().Result; async Task<int> Caller(Func<Task<int>> f) => M(f);")));
         Assert.False(diagnostic.Properties.ContainsKey("AsyncCostCanAwait"));
     }
 
@@ -681,7 +708,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     {
         // The first diagnostic sits in synchronous code and has no fix: dotnet format then asks with no action key.
         var fixedSource = Snippet.InClass("""
-                int Sync(Task<int> t) => t.Result;
+                int Sync(Func<Task<int>> t) => t().Result;
                 async Task<int> M(Task<int> a, Task b)
                 {
                     await b.ConfigureAwait(false);
@@ -689,12 +716,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                     lock (this) { x += a.Result; }
                     return x;
                 }
-                void AlsoSync(Task t) => t.Wait();
-                async Task Callers(Task<int> t) { Sync(t); AlsoSync(t); }
+                void AlsoSync(Func<Task> t) => t().Wait();
+                async Task Callers(Func<Task<int>> t) { Sync(t); AlsoSync(t); }
             """);
         await CodeFixVerifier<AC0006BlockingOnTaskAnalyzer, AC0006BlockingOnTaskCodeFix>.VerifyFixAllAsync(
             Snippet.InClass("""
-                int Sync(Task<int> t) => t.[|Result|];
+                int Sync(Func<Task<int>> t) => t().[|Result|];
                 async Task<int> M(Task<int> a, Task b)
                 {
                     b.[|Wait|]();
@@ -702,15 +729,15 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                     lock (this) { x += a.Result; }
                     return x;
                 }
-                void AlsoSync(Task t) => t.[|Wait|]();
-                async Task Callers(Task<int> t) { Sync(t); AlsoSync(t); }
+                void AlsoSync(Func<Task> t) => t().[|Wait|]();
+                async Task Callers(Func<Task<int>> t) { Sync(t); AlsoSync(t); }
             """),
             fixedSource);
         await AnalyzerVerifier<AC0004MissingConfigureAwaitAnalyzer>.VerifyAsync(fixedSource);
     }
 
     [Theory]
-    [InlineData("int M(Task<int> t) => t.Result;", "'.Result' blocks", "; make the calling chain async and await it, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
+    [InlineData("int M(Func<Task<int>> start) => start().Result;", "'.Result' blocks", "; make the calling chain async and await it, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
     [InlineData("void M(Task a, Task b) => Task.WaitAll(a, b);", "'Task.WaitAll' blocks", "; make the calling chain async and await Task.WhenAll, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
     [InlineData("async Task<int> M(Task<int> t) { await Task.Yield(); lock (this) { return t.Result; } }", "'.Result' blocks", "; await it outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)")]
     [InlineData("async Task<int> M(Task<int> t) => t.Result;", "'.Result' blocks", "; await it instead")]
@@ -771,7 +798,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 private int Helper() => GetAsync("h").[|Result|];
                 internal int Internal() => GetAsync("i").[|Result|];
             }
-            internal sealed class Hidden { public int Get(Task<int> t) => t.[|Result|]; }
+            internal sealed class Hidden { public int Get(Func<Task<int>> start) => start().[|Result|]; }
             """,
             TestOptions.Default.WithEditorConfig(Bridges, "true"));
 

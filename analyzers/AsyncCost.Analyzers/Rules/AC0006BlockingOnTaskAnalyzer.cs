@@ -38,6 +38,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     public const string WaitAllKind = "WaitAll";
     /// <summary>WaitAny and the WaitAll overloads with a timeout or token: reported, with no mechanical fix.</summary>
     public const string WaitAnyKind = "WaitAny";
+    /// <summary>A call of a blocking helper (<c>task.Sync()</c>): reported, with no mechanical fix.</summary>
+    public const string HelperKind = "Helper";
 
     /// <summary>Set when the awaited task should be configured (library code outside UI types), so the fix's await is clean under AC0004.</summary>
     public const string ConfigureAwaitProperty = "AsyncCostConfigureAwait";
@@ -89,10 +91,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return;
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
-        if (use.Kind != GetResultKind && CatchesAggregateException(use.Operation))
+        if (use.Kind == HelperKind || use.Kind != GetResultKind && CatchesAggregateException(use.Operation))
         {
-            // `.Result`, `Wait()` and `WaitAll` throw AggregateException, an await the inner exception: where a catch
-            // here depends on the wrapper, the fix would change which handler runs, so it is not offered.
+            // A helper's call has no mechanical rewrite. `.Result`, `Wait()` and `WaitAll` throw AggregateException, an
+            // await the inner exception: where a catch here depends on the wrapper, the fix would change which handler runs.
             properties = properties.Remove(AwaitPlacement.PropertyName);
         }
         if (types.ConfiguresAwaits(context.ContainingSymbol.ContainingType))
@@ -150,12 +152,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     /// <summary>The .editorconfig option by which a library says its public synchronous API bridges to its async core on purpose.</summary>
     public const string PublicSyncBridgesOption = "public_sync_bridges";
 
-    // Blocking the code chose, where the task's completion is not in question: the synchronous mode of a library that
-    // serves both APIs (a `bool async` flag or an enum mode such as IOBehavior.Synchronous), a test's timed probe
-    // whose answer is the assertion, and, where the team says so, the public synchronous API of a library over its
-    // async core.
+    // Blocking the code chose, or reported elsewhere: a test's timed probe whose answer is the assertion, the body of a
+    // blocking helper (`static void Sync(this Task t) => t.GetAwaiter().GetResult();`: its calls are reported), the
+    // synchronous mode of a library that serves both APIs (a `bool async` flag or an enum mode such as
+    // IOBehavior.Synchronous), and, where the team says so, the public synchronous API of a library over its async core.
     private static bool IsDeliberate(BlockingUse use, IMethodSymbol? function, OperationAnalysisContext context, Types types) =>
         types.IsTestProject && use.IsProbe
+        || function is not null && types.IsReportedAtCalls(function)
         || AsyncFlag.RunsInSynchronousMode(use.Operation)
         || function is not null && AsyncFlag.IsSynchronousArm(use.Operation, function)
         || function is { IsAsync: false } && IsPublicSynchronousMember(use.Operation, function)
@@ -220,7 +223,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 var kind = isAll && method.Parameters.Length == 1 && method.ReturnsVoid ? WaitAllKind : WaitAnyKind;
                 return new BlockingUse(invocation, kind, "Task." + method.Name, isAll ? "await Task.WhenAll" : "await Task.WhenAny", TaskArguments(invocation, types), IsProbe(invocation, timeout));
             default:
-                return null;
+                // `DisposeAsync().Sync()`: a code base's own helper whose only work is to block on the task it is given.
+                return types.IsBlockingHelper(method) && invocation.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == 0) is { } blocked
+                    ? new BlockingUse(invocation, HelperKind, method.Name + "()", "await it", ImmutableArray.Create(new Subject(types.Underlying(blocked.Value))))
+                    : null;
         }
     }
 
@@ -277,6 +283,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     {
         private readonly Lazy<UiTypes> _uiTypes;
         private readonly System.Collections.Concurrent.ConcurrentDictionary<IMethodSymbol, IParameterSymbol?> _timedWaitParameters = new(SymbolEqualityComparer.Default);
+        private readonly System.Collections.Concurrent.ConcurrentDictionary<IMethodSymbol, bool> _blockingHelpers = new(SymbolEqualityComparer.Default);
 
         public Types(Compilation compilation, AnalyzerOptions options)
         {
@@ -323,6 +330,45 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public AsyncFlag AsyncFlag { get; }
         public MethodBodies Bodies { get; }
         public CallSites CallSites { get; }
+
+        /// <summary>
+        /// Whether the method is a blocking helper: its first parameter is a task, it returns none, and either its body
+        /// here is one blocking call on that parameter (<c>static T Sync&lt;T&gt;(this Task&lt;T&gt; t) =&gt; t.GetAwaiter().GetResult();</c>)
+        /// or, compiled elsewhere, its name says so (<c>Sync</c>, <c>RunSync</c>, Nito.AsyncEx's <c>WaitAndUnwrapException</c>).
+        /// </summary>
+        public bool IsBlockingHelper(IMethodSymbol method)
+        {
+            method = (method.ReducedFrom ?? method).OriginalDefinition;
+            return method.Parameters.Length > 0
+                && Async.IsTaskLike(method.Parameters[0].Type.OriginalDefinition)
+                && !Async.IsTaskLike(method.ReturnType.OriginalDefinition)
+                && !Async.IsTaskLike(method.ContainingType)
+                && _blockingHelpers.GetOrAdd(method, m => Bodies.Of(m) is { } body ? BlocksOnFirstParameter(m, body) : HasBlockingHelperName(m));
+        }
+
+        /// <summary>A blocking helper whose calls are reported instead of its body: its name says what it does, or no other assembly calls it.</summary>
+        public bool IsReportedAtCalls(IMethodSymbol function) =>
+            IsBlockingHelper(function) && (HasBlockingHelperName(function) || !CallSites.IsVisibleOutside(function));
+
+        private static bool HasBlockingHelperName(IMethodSymbol method) =>
+            method.Name is "Sync" or "WaitAndUnwrapException"
+            || method.Name.Length > 4 && method.Name.EndsWith("Sync", StringComparison.Ordinal) && char.IsLower(method.Name[method.Name.Length - 5]);
+
+        private bool BlocksOnFirstParameter(IMethodSymbol method, IOperation body)
+        {
+            var statement = body is IBlockOperation { Operations.Length: 1 } block ? block.Operations[0] : null;
+            var value = statement switch
+            {
+                IReturnOperation { ReturnedValue: { } returned } => returned,
+                IExpressionStatementOperation expression => expression.Operation,
+                _ => null,
+            };
+            return value is not null
+                && Classify(TaskReference.Strip(value)!, this) is { Kind: not HelperKind, Subjects.Length: 1 } wait
+                && wait.Subjects[0].Operation is IParameterReferenceOperation { Parameter: var parameter }
+                && parameter.Ordinal == 0
+                && SymbolEqualityComparer.Default.Equals(parameter.ContainingSymbol.OriginalDefinition, method);
+        }
 
         /// <summary>Whether an await written in this type should carry ConfigureAwait(false): library code, not a UI type (AC0004's rule).</summary>
         public bool ConfiguresAwaits(INamedTypeSymbol? type) => IsLibrary && !_uiTypes.Value.IsUiType(type);
