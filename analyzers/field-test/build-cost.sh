@@ -19,8 +19,9 @@ extra=("${extra[@]//@SRC@/$(dirname "$DIR")}")
 props() {  # the MSBuild properties of one variant
   local pkg='' peers=''
   case $1 in none) ;; asynccost) pkg=$ver ;; *) peers=$1 ;; esac
-  # each variant restores into its own obj folder, so its analyzers stay its own between the interleaved builds
-  echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false"
+  # each variant restores into its own obj folder, so its analyzers stay its own between the interleaved builds, and
+  # writes its own bin folder, so a field run of the same clone cannot collide with it
+  echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:BaseOutputPath=bin/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false"
 }
 load() { cut -d' ' -f1 /proc/loadavg; }
 cd "$DIR"
