@@ -20,8 +20,8 @@ internal static class CommonOptions
 
     public static Option<ReportFormat> Format() => new("--format")
     {
-        Description = "How to print the report: table (default; aligned, colour on a terminal), markdown, json (schema: 'dotnet-asynccost schema') or csv (one row per method).",
-        HelpName = "table|markdown|json|csv",
+        Description = "How to print the report: table (default; aligned, colour on a terminal), markdown, json (schema: 'dotnet-asynccost schema'), csv (one row per method) or html (one self-contained page: sortable bars with their bounds; best with -o).",
+        HelpName = "table|markdown|json|csv|html",
         CustomParser = ParseFormat,
     };
 
@@ -65,7 +65,7 @@ internal static class CommonOptions
             return format;
         }
 
-        result.AddError($"--format: unknown format '{text}'; use table, markdown, json or csv.");
+        result.AddError($"--format: unknown format '{text}'; use table, markdown, json, csv or html.");
         return ReportFormat.Table;
     }
 

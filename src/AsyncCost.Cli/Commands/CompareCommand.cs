@@ -53,6 +53,9 @@ internal static class CompareCommand
                 case ReportFormat.Json:
                     Console.Out.WriteLine(comparison.Json());
                     break;
+                case ReportFormat.Html:
+                    HtmlReport.Write(comparison, Console.Out);
+                    break;
                 default:
                     ConsoleTableWriter.Write(comparison.Document(), Console.Out, isTerminal: !Console.IsOutputRedirected);
                     break;

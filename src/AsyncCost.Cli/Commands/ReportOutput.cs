@@ -16,7 +16,7 @@ namespace AsyncCost.Cli.Commands;
 /// </summary>
 internal sealed class ReportOutput : IDisposable
 {
-    private static readonly string[] KnownExtensions = [".nettrace", ".txt", ".md", ".json", ".csv"];
+    private static readonly string[] KnownExtensions = [".nettrace", ".txt", ".md", ".json", ".csv", ".html"];
 
     /// <summary>The base name of the files -o writes inside an existing directory.</summary>
     public const string NameInDirectory = "asynccost";

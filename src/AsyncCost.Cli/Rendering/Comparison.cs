@@ -194,7 +194,7 @@ internal sealed class Comparison
     };
 
     // "0.24× ±9%" for estimates outside the noise, "≈ 1.12× (noise)" inside it, "0.50×" for exact figures.
-    private static string RatioCell(ComparedFigure figure)
+    internal static string RatioCell(ComparedFigure figure)
     {
         if (figure.Difference is not { } difference)
         {

@@ -68,7 +68,7 @@ internal static class HotFindingsDocument
         return table;
     }
 
-    private static string VerdictText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
+    internal static string VerdictText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
         : Numbers.Percent(row.Share) + (row.ShareIsTime ? " (time)" : "");
 
     private static string VerdictName(FindingVerdict verdict) => verdict switch
@@ -78,10 +78,10 @@ internal static class HotFindingsDocument
         _ => "not-exercised",
     };
 
-    private static string Location(AnalyzerFinding finding) =>
+    internal static string Location(AnalyzerFinding finding) =>
         finding.FilePath is null ? "-" : Path.GetFileName(finding.FilePath) + (finding.Line is { } line ? ":" + line.ToString(System.Globalization.CultureInfo.InvariantCulture) : "");
 
-    private static string CostName(FindingCostKind kind) => kind switch
+    internal static string CostName(FindingCostKind kind) => kind switch
     {
         FindingCostKind.Allocations => "allocations",
         FindingCostKind.Hops => "hops",

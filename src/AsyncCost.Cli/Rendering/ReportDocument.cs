@@ -213,7 +213,7 @@ internal static class ReportDocument
         return table;
     }
 
-    private static TextTable Unattributed(AsyncCostReport report)
+    internal static TextTable Unattributed(AsyncCostReport report)
     {
         var table = new TextTable("Allocations not tied to an async method (largest types)",
             [new("Type", ColumnAlignment.Left), new("Kind", ColumnAlignment.Left), new("Bytes"), new("Objects")]);
@@ -225,7 +225,7 @@ internal static class ReportDocument
         return table;
     }
 
-    private static TextTable Totals(AsyncCostReport report)
+    internal static TextTable Totals(AsyncCostReport report)
     {
         var totals = report.Totals;
         var table = new TextTable("Process totals", [new("Figure", ColumnAlignment.Left), new("Value"), new("Source", ColumnAlignment.Left)]);
@@ -256,7 +256,7 @@ internal static class ReportDocument
         }
     }
 
-    private static TextTable ThreadClasses(AsyncCostReport report)
+    internal static TextTable ThreadClasses(AsyncCostReport report)
     {
         var table = new TextTable("Context switches by thread class",
             [new("Threads", ColumnAlignment.Left), new("Count"), new("Voluntary"), new("Involuntary"), new("Voluntary share")])

@@ -10,6 +10,7 @@ internal enum ReportFormat
     Markdown,
     Json,
     Csv,
+    Html,
 }
 
 /// <summary>How a report is shown: its format, and whether the framework's and libraries' methods get a row each
@@ -24,6 +25,7 @@ internal static class ReportWriter
         ReportFormat.Markdown => ".md",
         ReportFormat.Json => ".json",
         ReportFormat.Csv => ".csv",
+        ReportFormat.Html => ".html",
         _ => ".txt",
     };
 
@@ -41,6 +43,9 @@ internal static class ReportWriter
                 break;
             case ReportFormat.Csv:
                 CsvWriter.Write(hot is null ? ReportDocument.MethodsRaw(report, view.AllMethods) : HotFindingsDocument.Raw(hot), output);
+                break;
+            case ReportFormat.Html:
+                HtmlReport.Write(report, hot, view.AllMethods, output);
                 break;
             case ReportFormat.Markdown:
                 MarkdownWriter.Write(Document(report, hot, view.AllMethods), output);

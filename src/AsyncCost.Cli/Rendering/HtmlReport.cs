@@ -1,0 +1,179 @@
+using System.Globalization;
+using System.Text;
+using AsyncCost.Findings;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Rendering;
+
+/// <summary>
+/// The report as one HTML page (--format html): the ranked findings first (with --sarif), then a sortable table of the
+/// async methods with a bar per figure, then the process totals, and last the run in plain words (passes, warnings).
+/// Rates are per second of the pass each figure came from (bytes from the allocation pass's time, hops from the hop
+/// pass's), so a row's bars never mix the slices of different passes.
+/// </summary>
+internal static class HtmlReport
+{
+    /// <summary>One column of the methods table: a figure of a row, drawn as a bar.</summary>
+    private sealed record MethodColumn(string Header, Func<MethodCost, Figure?> Value, Func<double, string> Format, string Meaning);
+
+    public static void Write(AsyncCostReport report, HotFindingsReport? hot, bool allMethods, TextWriter output)
+    {
+        var text = ReportDocument.Create(report, allMethods);
+        var page = new HtmlPage("AsyncCost report");
+        page.Paragraph(text.Lines[0], "meta");
+        var rows = ReportDocument.Rows(report, allMethods).ToList();
+        if (hot is not null)
+        {
+            page.Raw(Findings(hot, rows));
+        }
+
+        if (rows.Count > 0)
+        {
+            page.Raw(Methods(report, rows));
+        }
+
+        if (report.UnattributedAllocations.Count > 0)
+        {
+            page.Table(ReportDocument.Unattributed(report));
+        }
+
+        page.Table(ReportDocument.Totals(report));
+        if (report.Threads.Count > 0)
+        {
+            page.Table(ReportDocument.ThreadClasses(report));
+        }
+
+        page.Heading(2, "The run", "run").List(text.Lines, "run");
+        if (report.Warnings.Count > 0)
+        {
+            page.Heading(2, "Warnings", "warnings").List(report.Warnings.Select(w => w.Message), "warnings");
+        }
+
+        page.Write(output);
+    }
+
+    public static void Write(Comparison comparison, TextWriter output)
+    {
+        var page = new HtmlPage("AsyncCost comparison");
+        page.Paragraph(comparison.Summary(), "verdict");
+        page.List([$"Before: {comparison.BeforeName}", $"After: {comparison.AfterName}"], "meta");
+        var html = new StringBuilder();
+        html.Append("<section><h2>Before and after").Append(comparison.Operations is { } ops ? $", per operation ({Numbers.Count(ops)} operations each)" : "")
+            .Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
+            .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
+            .Append(HtmlPage.Header("After/Before", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
+        foreach (var figure in comparison.Figures)
+        {
+            var difference = figure.Difference;
+            var (tag, label) = difference switch
+            {
+                null => ("", ""),
+                { Comparable: false } => ("noise", "passes differ: not compared"),
+                { IsChange: true } => ("change", "changed beyond the noise"),
+                _ => ("noise", "within the noise"),
+            };
+            var scale = HtmlPage.Scale([figure.Before, figure.After]);
+            html.Append(CultureInfo.InvariantCulture, $"<tr{(tag == "change" ? " class=\"change\"" : "")}><td>{HtmlPage.Encode(figure.Name)}</td>")
+                .Append(HtmlPage.BarCell(figure.Before, scale, figure.Format)).Append(HtmlPage.BarCell(figure.After, scale, figure.Format))
+                .Append("<td class=\"num\">").Append(HtmlPage.Encode(Comparison.RatioCell(figure))).Append("</td><td>")
+                .Append(tag.Length == 0 ? "" : $"<span class=\"tag {tag}\">{HtmlPage.Encode(label)}</span>").Append("</td></tr>");
+        }
+        html.Append("</tbody></table></div><p class=\"note\">Bars of a row share one scale; an estimate's whisker spans its 95 % bound. A change is named only "
+            + "outside both runs' bounds and beyond the run-to-run tolerance.</p></section>\n");
+        page.Raw(html.ToString());
+        page.Write(output);
+    }
+
+    private static string Findings(HotFindingsReport hot, IReadOnlyList<MethodCost> rows)
+    {
+        var keys = rows.Select(r => r.MethodKey).ToHashSet(StringComparer.Ordinal);
+        var shareScale = hot.Findings.Select(f => f.Share ?? 0).DefaultIfEmpty(0).Max();
+        var html = new StringBuilder();
+        html.Append("<section id=\"findings\"><h2>Analyzer findings, ranked by what their methods cost</h2><div class=\"scroll\"><table class=\"sortable findings\"><thead><tr>")
+            .Append(HtmlPage.Header("#", numeric: true, sortColumn: 0)).Append(HtmlPage.Header("Rule", numeric: false, sortColumn: 1))
+            .Append(HtmlPage.Header("Where", numeric: false, sortColumn: 2)).Append(HtmlPage.Header("Method", numeric: false, sortColumn: 3))
+            .Append(HtmlPage.Header("Cost", numeric: false, sortColumn: 4)).Append(HtmlPage.Header("Share", numeric: true, sortColumn: 5))
+            .Append(HtmlPage.Header("Finding", numeric: false)).Append("</tr></thead><tbody>");
+        foreach (var row in hot.Findings)
+        {
+            var finding = row.Finding;
+            var name = row.Method?.DisplayName ?? finding.MethodKey ?? "-";
+            var method = row.Method is { } m && keys.Contains(m.MethodKey)
+                ? $"<a href=\"#{MethodAnchor(m.MethodKey)}\">{HtmlPage.Encode(name)}</a>"
+                : HtmlPage.Encode(name);
+            var share = row.Verdict == FindingVerdict.Measured && row.Share is { } s
+                ? HtmlPage.BarCell(Figure.Exact(s, FigureSource.OperatingSystem), shareScale, v => Numbers.Percent(v) + (row.ShareIsTime ? " (time)" : ""))
+                : $"<td class=\"num\" data-v=\"-1\">{HtmlPage.Encode(HotFindingsDocument.VerdictText(row))}</td>";
+            html.Append(CultureInfo.InvariantCulture, $"<tr><td class=\"num\" data-v=\"{row.Rank}\">{row.Rank}</td><td>{HtmlPage.Encode(finding.RuleId)}</td>")
+                .Append(CultureInfo.InvariantCulture, $"<td title=\"{HtmlPage.Encode(finding.FilePath ?? "")}\">{HtmlPage.Encode(HotFindingsDocument.Location(finding))}</td>")
+                .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td><td>{HtmlPage.Encode(HotFindingsDocument.CostName(finding.CostKind))}</td>")
+                .Append(share).Append("<td>").Append(HtmlPage.Encode(finding.Message)).Append("</td></tr>");
+        }
+        html.Append("</tbody></table></div><p class=\"note\">Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops "
+            + "or blocking waits); the method link leads to its row below.</p></section>\n");
+        return html.ToString();
+    }
+
+    private static string Methods(AsyncCostReport report, IReadOnlyList<MethodCost> rows)
+    {
+        MethodColumn[] all =
+        [
+            new("Calls", m => m.Calls, Numbers.Count, "calls: exact where the hop pass counted every one, else estimated"),
+            new("Bytes/s", m => PerSecondOfItsPass(m.Bytes, report), Numbers.Bytes, "bytes allocated per second of the allocation pass"),
+            new("Hops/s", m => PerSecondOfItsPass(m.Hops, report), Numbers.Count, "thread-pool hops per second of the hop pass"),
+            new("Blocked ms", m => m.WaitMilliseconds ?? m.BlockedMilliseconds, Numbers.Count, "time threads were blocked in waits the method made (cpu pass, else hop pass)"),
+            new("Running ms", m => m.CpuMilliseconds, Numbers.Count, "time threads ran in the method (cpu pass)"),
+            new("Bytes/call", m => m.BytesPerCall, v => Numbers.PerCall(v), "bytes per call (allocation pass)"),
+            new("Hops/call", m => m.HopsPerCall, v => Numbers.PerCall(v), "hops per suspending call (hop pass)"),
+        ];
+        var columns = all.Where(c => rows.Any(r => c.Value(r) is not null)).ToList();
+        var scales = columns.Select(c => HtmlPage.Scale(rows.Select(c.Value))).ToList();
+        var html = new StringBuilder();
+        html.Append("<section id=\"methods\"><h2>Async methods, most costly first</h2><div class=\"scroll\"><table class=\"sortable methods\"><thead><tr>")
+            .Append(HtmlPage.Header("Method", numeric: false, sortColumn: 0));
+        for (var i = 0; i < columns.Count; i++)
+        {
+            html.Append(HtmlPage.Header(columns[i].Header, numeric: true, sortColumn: i + 1));
+        }
+        html.Append("</tr></thead>");
+        foreach (var group in rows.GroupBy(r => r.Origin))
+        {
+            html.Append(group.Key == MethodOrigin.User ? "<tbody class=\"user\">" : "<tbody class=\"framework\">");
+            foreach (var row in group)
+            {
+                html.Append(CultureInfo.InvariantCulture, $"<tr id=\"{MethodAnchor(row.MethodKey)}\"><td class=\"method\" title=\"{HtmlPage.Encode(row.MethodKey)}\">{HtmlPage.Encode(row.DisplayName)}</td>");
+                for (var i = 0; i < columns.Count; i++)
+                {
+                    html.Append(HtmlPage.BarCell(columns[i].Value(row), scales[i], columns[i].Format, columns[i].Meaning));
+                }
+                html.Append("</tr>");
+            }
+            html.Append("</tbody>");
+        }
+        html.Append("</table></div><p class=\"note\">Click a column to sort by it. Each bar is the figure against the column's largest; an estimate's "
+            + "whisker spans its 95 % bound (~ marks an estimate; figures without ~ are exact counts). The application's own methods come first, "
+            + "then the framework's and libraries' methods summed per assembly.</p></section>\n");
+        return html.ToString();
+    }
+
+    /// <summary>A figure per second of the passes of its kind (their recorded time), null without one.</summary>
+    internal static Figure? PerSecondOfItsPass(Figure? figure, AsyncCostReport report)
+    {
+        if (figure is null)
+        {
+            return null;
+        }
+        var pass = figure.Source switch
+        {
+            FigureSource.AllocationPass => MeasurementPasses.Allocations,
+            FigureSource.HopPass => MeasurementPasses.Hops,
+            FigureSource.CpuPass => MeasurementPasses.Cpu,
+            _ => (MeasurementPasses?)null,
+        };
+        var seconds = report.Passes.Where(p => pass is null || p.Pass == pass).Sum(p => p.Duration.TotalSeconds);
+        return seconds > 0 ? figure.Per(seconds) : null;
+    }
+
+    /// <summary>The id of a method's row: its join key, which findings and reports share.</summary>
+    internal static string MethodAnchor(string methodKey) => "m-" + methodKey;
+}
