@@ -110,7 +110,7 @@ internal sealed class HtmlPage(string title)
     /// <summary>
     /// A number cell with its bar: the bar's length is the value over <paramref name="scale"/> (the column's largest
     /// value + bound), and an estimate's bound is drawn as a whisker from value − bound to value + bound, never a bare bar.
-    /// data-v holds the value for sorting (−1 where the figure is missing, so those rows sort last).
+    /// data-v holds the value for sorting (−1 where the figure is missing, so those rows sort last), data-b the bound.
     /// </summary>
     public static string BarCell(Figure? figure, double scale, Func<double, string> format, string? title = null)
     {
@@ -121,7 +121,7 @@ internal sealed class HtmlPage(string title)
 
         var text = Numbers.Figure(figure, format);
         var cell = new StringBuilder();
-        cell.Append(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{Raw(figure.Value)}\"{Attribute("title", title)}><span class=\"val\">{Encode(text)}</span>");
+        cell.Append(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{Data(figure.Value)}\" data-b=\"{Data(figure.Sampled ? figure.ErrorBound : 0)}\"{Attribute("title", title)}><span class=\"val\">{Encode(text)}</span>");
         if (scale > 0)
         {
             var width = Raw(Clamped(figure.Value / scale));
@@ -144,12 +144,16 @@ internal sealed class HtmlPage(string title)
 
     private static string Raw(double value) => value.ToString("0.###", CultureInfo.InvariantCulture);
 
+    /// <summary>A number for a data attribute (sorting, tests): every digit, so nothing small rounds to zero.</summary>
+    public static string Data(double value) => value.ToString("R", CultureInfo.InvariantCulture);
+
     private const string Style = """
         :root{color-scheme:light dark;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bar:#2f81f7;--whisker:#1b1f24;--user:#f6f8fa;--warn:#9a6700;--good:#1a7f37;--bad:#cf222e}
         @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--bar:#4493f8;--whisker:#e6edf3;--user:#161b22}}
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);margin:0 auto;padding:12px;max-width:1200px}
         h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
         .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+        p,li,td:not(.num){overflow-wrap:anywhere}
         table{border-collapse:collapse;width:100%}
         th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
         th[data-col]{cursor:pointer;user-select:none;white-space:nowrap}
