@@ -101,6 +101,9 @@ internal sealed class HtmlPage(string title)
 
     public static string Encode(string text) => WebUtility.HtmlEncode(text);
 
+    /// <summary>A dotted name (a method, a file) that may break after each dot on a narrow window, and nowhere else.</summary>
+    public static string DottedName(string name) => Encode(name).Replace(".", ".<wbr>", StringComparison.Ordinal);
+
     public static string Attribute(string name, string? value) => value is null ? "" : $" {name}=\"{Encode(value)}\"";
 
     /// <summary>A column header; a sortable table's numeric columns sort most first on the first click.</summary>
@@ -153,13 +156,13 @@ internal sealed class HtmlPage(string title)
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);margin:0 auto;padding:12px;max-width:1200px}
         h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
         .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
-        p,li,td:not(.num){overflow-wrap:anywhere}
+        p,li{overflow-wrap:anywhere}td{overflow-wrap:break-word}
         table{border-collapse:collapse;width:100%}
         th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
         th[data-col]{cursor:pointer;user-select:none;white-space:nowrap}
         th[aria-sort=descending]::after{content:" ▼"}th[aria-sort=ascending]::after{content:" ▲"}
         .num{text-align:right;white-space:nowrap}
-        td.method{word-break:break-word;min-width:12em}
+        td.method{min-width:10em}
         tbody.framework td.method{color:var(--muted)}
         .val{display:block}
         .bar{display:block;position:relative;height:6px;min-width:60px;background:var(--line);border-radius:2px;margin-top:2px}

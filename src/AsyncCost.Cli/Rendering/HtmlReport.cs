@@ -99,13 +99,13 @@ internal static class HtmlReport
             var finding = row.Finding;
             var name = row.Method?.DisplayName ?? finding.MethodKey ?? "-";
             var method = row.Method is { } m && keys.Contains(m.MethodKey)
-                ? $"<a href=\"#{MethodAnchor(m.MethodKey)}\">{HtmlPage.Encode(name)}</a>"
-                : HtmlPage.Encode(name);
+                ? $"<a href=\"#{MethodAnchor(m.MethodKey)}\">{HtmlPage.DottedName(name)}</a>"
+                : HtmlPage.DottedName(name);
             var share = row.Verdict == FindingVerdict.Measured && row.Share is { } s
                 ? HtmlPage.BarCell(Figure.Exact(s, FigureSource.OperatingSystem), shareScale, v => Numbers.Percent(v) + (row.ShareIsTime ? " (time)" : ""))
                 : $"<td class=\"num\" data-v=\"-1\">{HtmlPage.Encode(HotFindingsDocument.VerdictText(row))}</td>";
             html.Append(CultureInfo.InvariantCulture, $"<tr><td class=\"num\" data-v=\"{row.Rank}\">{row.Rank}</td><td>{HtmlPage.Encode(finding.RuleId)}</td>")
-                .Append(CultureInfo.InvariantCulture, $"<td title=\"{HtmlPage.Encode(finding.FilePath ?? "")}\">{HtmlPage.Encode(HotFindingsDocument.Location(finding))}</td>")
+                .Append(CultureInfo.InvariantCulture, $"<td title=\"{HtmlPage.Encode(finding.FilePath ?? "")}\">{HtmlPage.DottedName(HotFindingsDocument.Location(finding))}</td>")
                 .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td><td>{HtmlPage.Encode(HotFindingsDocument.CostName(finding.CostKind))}</td>")
                 .Append(share).Append("<td>").Append(HtmlPage.Encode(finding.Message)).Append("</td></tr>");
         }
@@ -141,7 +141,7 @@ internal static class HtmlReport
             html.Append(group.Key == MethodOrigin.User ? "<tbody class=\"user\">" : "<tbody class=\"framework\">");
             foreach (var row in group)
             {
-                html.Append(CultureInfo.InvariantCulture, $"<tr id=\"{MethodAnchor(row.MethodKey)}\"><td class=\"method\" title=\"{HtmlPage.Encode(row.MethodKey)}\">{HtmlPage.Encode(row.DisplayName)}</td>");
+                html.Append(CultureInfo.InvariantCulture, $"<tr id=\"{MethodAnchor(row.MethodKey)}\"><td class=\"method\" title=\"{HtmlPage.Encode(row.MethodKey)}\">{HtmlPage.DottedName(row.DisplayName)}</td>");
                 for (var i = 0; i < columns.Count; i++)
                 {
                     html.Append(HtmlPage.BarCell(columns[i].Value(row), scales[i], columns[i].Format, columns[i].Meaning));
