@@ -90,6 +90,11 @@ internal static class CollectCommand
             }
 
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
+            if (parse.GetValue(format) == ReportFormat.Speedscope && (!chosenPasses.HasFlag(MeasurementPasses.Cpu) || parse.GetValue(output) is null))
+            {
+                // Said before recording: the flame graph is read back from the cpu pass's trace, which only -o keeps.
+                throw new CliException(ExitCode.UsageError, "--format speedscope draws the cpu pass's stacks from the trace it keeps: add cpu to --passes and give -o <base>.");
+            }
             return ReportRun.RunAsync(new ReportView(parse.GetValue(format), parse.GetValue(allMethods)), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
             {
                 var options = new SessionOptions

@@ -20,8 +20,9 @@ internal static class CommonOptions
 
     public static Option<ReportFormat> Format() => new("--format")
     {
-        Description = "How to print the report: table (default; aligned, colour on a terminal), markdown, json (schema: 'dotnet-asynccost schema'), csv (one row per method) or html (one self-contained page: sortable bars with their bounds; best with -o).",
-        HelpName = "table|markdown|json|csv|html",
+        Description = "How to print the report: table (default; aligned, colour on a terminal), markdown, json (schema: 'dotnet-asynccost schema'), csv (one row per method), html (one self-contained page: sortable bars with their bounds; best with -o) "
+            + "or speedscope (the cpu pass's stacks as a flame graph for speedscope, async methods named as in the report).",
+        HelpName = "table|markdown|json|csv|html|speedscope",
         CustomParser = ParseFormat,
     };
 
@@ -65,7 +66,7 @@ internal static class CommonOptions
             return format;
         }
 
-        result.AddError($"--format: unknown format '{text}'; use table, markdown, json, csv or html.");
+        result.AddError($"--format: unknown format '{text}'; use table, markdown, json, csv, html or speedscope.");
         return ReportFormat.Table;
     }
 

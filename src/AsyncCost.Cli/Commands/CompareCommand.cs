@@ -56,6 +56,8 @@ internal static class CompareCommand
                 case ReportFormat.Html:
                     HtmlReport.Write(comparison, Console.Out);
                     break;
+                case ReportFormat.Speedscope:
+                    throw new CliException(ExitCode.UsageError, "--format speedscope draws one run's cpu stacks ('report <base>.cpu.nettrace --format speedscope'), not a comparison.");
                 default:
                     ConsoleTableWriter.Write(comparison.Document(), Console.Out, isTerminal: !Console.IsOutputRedirected);
                     break;

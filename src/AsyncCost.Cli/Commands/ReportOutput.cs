@@ -16,7 +16,7 @@ namespace AsyncCost.Cli.Commands;
 /// </summary>
 internal sealed class ReportOutput : IDisposable
 {
-    private static readonly string[] KnownExtensions = [".nettrace", ".txt", ".md", ".json", ".csv", ".html"];
+    private static readonly string[] KnownExtensions = [ReportWriter.SpeedscopeExtension, ".nettrace", ".txt", ".md", ".json", ".csv", ".html"];
 
     /// <summary>The base name of the files -o writes inside an existing directory.</summary>
     public const string NameInDirectory = "asynccost";
@@ -58,8 +58,8 @@ internal sealed class ReportOutput : IDisposable
             fullPath = Path.Combine(fullPath, NameInDirectory);
         }
 
-        var extension = Path.GetExtension(fullPath);
-        var basePath = KnownExtensions.Contains(extension, StringComparer.OrdinalIgnoreCase) ? fullPath[..^extension.Length] : fullPath;
+        var extension = KnownExtensions.FirstOrDefault(e => fullPath.EndsWith(e, StringComparison.OrdinalIgnoreCase));
+        var basePath = extension is null ? fullPath : fullPath[..^extension.Length];
         var reportPath = basePath + ReportWriter.FileExtension(view.Format);
         try
         {
@@ -71,18 +71,18 @@ internal sealed class ReportOutput : IDisposable
         }
     }
 
-    /// <summary>Writes the report to stdout and to the -o file.</summary>
-    public void Write(AsyncCostReport report)
+    /// <summary>Writes the report (for the speedscope format: the cpu pass's stacks) to stdout and to the -o file.</summary>
+    public void Write(AsyncCostReport report, StackProfile? stacks = null)
     {
         var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
-        ReportWriter.Write(report, hot, _view, Console.Out, isTerminal: !Console.IsOutputRedirected);
+        ReportWriter.Write(report, hot, _view, Console.Out, isTerminal: !Console.IsOutputRedirected, stacks);
         lock (_gate)
         {
             if (_file is not null)
             {
                 using (var writer = new StreamWriter(_file))
                 {
-                    ReportWriter.Write(report, hot, _view, writer, isTerminal: false);
+                    ReportWriter.Write(report, hot, _view, writer, isTerminal: false, stacks);
                 }
 
                 _file = null;

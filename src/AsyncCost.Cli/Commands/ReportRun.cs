@@ -2,6 +2,7 @@ using AsyncCost.Cli.Rendering;
 using AsyncCost.Cli.Terminal;
 using AsyncCost.Findings;
 using AsyncCost.Report;
+using AsyncCost.Sessions;
 
 namespace AsyncCost.Cli.Commands;
 
@@ -36,7 +37,7 @@ internal static class ReportRun
         {
             report = await measure(output, stop.Token, status).ConfigureAwait(false);
         }
-        catch (AsyncCostException e) when (e.PartialReport is { } partial)
+        catch (AsyncCostException e) when (e.PartialReport is { } partial && view.Format != ReportFormat.Speedscope)
         {
             status.Finish();
             output.Write(WithSarifWarnings(partial, sarif));
@@ -47,13 +48,27 @@ internal static class ReportRun
             status.Finish();
         }
 
-        output.Write(WithSarifWarnings(report, sarif));
+        var stacks = view.Format == ReportFormat.Speedscope ? await ReadStacksAsync(report, stop.Token).ConfigureAwait(false) : null;
+        output.Write(WithSarifWarnings(report, sarif), stacks);
         if (output.ReportPath is { } path)
         {
             Console.Error.WriteLine($"Report written to {path}");
         }
 
         return exitCode?.Invoke(report) ?? 0;
+    }
+
+    /// <summary>The cpu pass's stacks, read back from the traces the report came from (a flame graph needs every sample, which
+    /// the report keeps only as time per method).</summary>
+    private static async Task<StackProfile> ReadStacksAsync(AsyncCostReport report, CancellationToken stop)
+    {
+        var traces = report.Passes.Where(p => p.Pass == MeasurementPasses.Cpu).SelectMany(p => p.TraceFiles.Count > 0 ? p.TraceFiles : p.TraceFile is { } file ? [file] : []).ToList();
+        if (traces.Count == 0)
+        {
+            throw new CliException(ExitCode.UsageError, "--format speedscope draws the cpu pass's stacks, and this run has no cpu pass trace: "
+                + "record one with 'collect --passes cpu -o <base>' (or give 'report' its <base>.cpu.nettrace).");
+        }
+        return await AsyncCostSession.ReadStackProfileAsync(traces, stop).ConfigureAwait(false);
     }
 
     private static AsyncCostReport WithSarifWarnings(AsyncCostReport report, SarifFindings? sarif) =>

@@ -11,6 +11,9 @@ internal enum ReportFormat
     Json,
     Csv,
     Html,
+
+    /// <summary>The cpu pass's stacks as a flame graph in speedscope's format, not the report.</summary>
+    Speedscope,
 }
 
 /// <summary>How a report is shown: its format, and whether the framework's and libraries' methods get a row each
@@ -20,12 +23,16 @@ internal sealed record ReportView(ReportFormat Format, bool AllMethods = false);
 /// <summary>Writes a report in one format.</summary>
 internal static class ReportWriter
 {
+    /// <summary>What speedscope and dotnet-trace name its files.</summary>
+    public const string SpeedscopeExtension = ".speedscope.json";
+
     public static string FileExtension(ReportFormat format) => format switch
     {
         ReportFormat.Markdown => ".md",
         ReportFormat.Json => ".json",
         ReportFormat.Csv => ".csv",
         ReportFormat.Html => ".html",
+        ReportFormat.Speedscope => SpeedscopeExtension,
         _ => ".txt",
     };
 
@@ -34,10 +41,14 @@ internal static class ReportWriter
     /// <param name="view">The format, and the framework methods' rows.</param>
     /// <param name="output">Where to write.</param>
     /// <param name="isTerminal">Colour and layout for a terminal.</param>
-    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportView view, TextWriter output, bool isTerminal)
+    /// <param name="stacks">The cpu pass's stacks, for the speedscope format (null for the others).</param>
+    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportView view, TextWriter output, bool isTerminal, StackProfile? stacks = null)
     {
         switch (view.Format)
         {
+            case ReportFormat.Speedscope:
+                output.WriteLine(SpeedscopeJson.Serialize(stacks ?? throw new ArgumentNullException(nameof(stacks)), stacks.TraceFiles.Count > 0 ? Path.GetFileName(stacks.TraceFiles[0]) : "asynccost"));
+                break;
             case ReportFormat.Json:
                 output.WriteLine(hot is null ? AsyncCostReportJson.Serialize(report) : HotFindingsJson.Serialize(hot));
                 break;

@@ -12,6 +12,17 @@ internal enum SampledThreadState
     External,
 }
 
+/// <summary>Takes the sample profiler's stack samples, one at a time, as <see cref="Events.StackSampleReader"/> reads them.</summary>
+internal interface IStackSampleSink
+{
+    /// <param name="threadId">The sampled thread.</param>
+    /// <param name="timestampMs">When, in milliseconds since the session started.</param>
+    /// <param name="state">Managed or External (a sample the profiler could not take is not reported).</param>
+    /// <param name="frames">The stack, leaf first, each frame's method as "Namespace.Type.Method" (no signature).</param>
+    /// <param name="asyncMethodOf">The async method a frame is (its MoveNext, or the method MoveNext was inlined into), or null.</param>
+    void OnSample(int threadId, double timestampMs, SampledThreadState state, IReadOnlyList<string> frames, Func<string, AsyncMethodName?> asyncMethodOf);
+}
+
 /// <summary>CPU-pass figures of one async method: the samples whose innermost async frame was it.</summary>
 internal sealed class MethodSamples(AsyncMethodName method)
 {
@@ -34,7 +45,7 @@ internal sealed class MethodSamples(AsyncMethodName method)
 /// time the thread was runnable but not scheduled: the profiler samples threads, not CPUs). Time = samples x the mean
 /// interval between one thread's consecutive samples, measured from the trace itself.
 /// </summary>
-internal sealed class CpuComputer
+internal sealed class CpuComputer : IStackSampleSink
 {
     /// <summary>Frames of the runtime's blocking waits: a sample with one of them above its async frame is a wait.</summary>
     private static readonly string[] BlockingWaitPrefixes =
@@ -83,7 +94,7 @@ internal sealed class CpuComputer
     /// <param name="state">Managed or External (a sample the profiler could not take is not reported).</param>
     /// <param name="frames">The stack, leaf first, each frame's method as "Namespace.Type.Method" (no signature).</param>
     /// <param name="asyncMethodOf">The async method a frame is (its MoveNext, or the method MoveNext was inlined into), or null.</param>
-    public void OnSample(int threadId, double timestampMs, SampledThreadState state, IEnumerable<string> frames, Func<string, AsyncMethodName?> asyncMethodOf)
+    public void OnSample(int threadId, double timestampMs, SampledThreadState state, IReadOnlyList<string> frames, Func<string, AsyncMethodName?> asyncMethodOf)
     {
         ArgumentNullException.ThrowIfNull(frames);
         ArgumentNullException.ThrowIfNull(asyncMethodOf);

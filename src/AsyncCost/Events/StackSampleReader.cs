@@ -6,14 +6,15 @@ using Microsoft.Diagnostics.Tracing.Etlx;
 namespace AsyncCost.Events;
 
 /// <summary>
-/// Feeds a saved .nettrace's sample-profiler events, with their stacks, to a <see cref="CpuComputer"/>. The stacks are
+/// Feeds a saved .nettrace's sample-profiler events, with their stacks, to a <see cref="CpuComputer"/> (time per async
+/// method) or a <see cref="StackProfileComputer"/> (the stacks themselves, for a flame graph). The stacks are
 /// addresses: TraceLog turns them into methods from the trace's own method load and rundown events, which needs the whole
 /// file, so a CPU pass is read once its recording has ended (the live session spools it to a file as it arrives).
 /// </summary>
 internal static class StackSampleReader
 {
     /// <exception cref="TraceFileInvalidException">The trace cannot be read as one.</exception>
-    public static void Read(string nettracePath, CpuComputer cpu, MethodCatalog catalog, CancellationToken cancellationToken = default)
+    public static void Read(string nettracePath, IStackSampleSink sink, MethodCatalog catalog, CancellationToken cancellationToken = default)
     {
         var etlx = Path.Combine(Path.GetTempPath(), $"asynccost-{Guid.NewGuid():N}.etlx");
         try
@@ -26,7 +27,7 @@ internal static class StackSampleReader
                 cancellationToken.ThrowIfCancellationRequested();
                 if (e.ProviderName == KnownEvents.SampleProfilerProvider && State(e) is { } state)
                 {
-                    cpu.OnSample(e.ThreadID, e.TimeStampRelativeMSec, state, Frames(e.CallStack()), asyncMethodOf);
+                    sink.OnSample(e.ThreadID, e.TimeStampRelativeMSec, state, [.. Frames(e.CallStack())], asyncMethodOf);
                 }
             }
         }

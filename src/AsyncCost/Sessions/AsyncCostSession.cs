@@ -57,4 +57,11 @@ public static class AsyncCostSession
     /// <exception cref="TraceFileInvalidException">The file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(string traceFile, CancellationToken cancellationToken = default)
         => SavedTraces.ReadAsync([traceFile], progress: null, cancellationToken);
+
+    /// <summary>Read the cpu pass's stack samples out of saved .nettrace files (the others are skipped), with async methods
+    /// named as the report names them: the input of a flame graph (<see cref="SpeedscopeJson"/>).</summary>
+    /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
+    /// <exception cref="TraceFileInvalidException">A file cannot be read as a .nettrace, or none holds stack samples.</exception>
+    public static Task<StackProfile> ReadStackProfileAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken = default)
+        => StackProfiles.ReadAsync(traceFiles, cancellationToken);
 }

@@ -1,0 +1,66 @@
+using AsyncCost.Attribution;
+using AsyncCost.Report;
+
+namespace AsyncCost.Computers;
+
+/// <summary>
+/// Keeps the sample profiler's stacks themselves, for a flame graph: each thread's samples in time order, root first, with
+/// one table of frame names. A frame that is an async method's MoveNext (or the method it was inlined into) is named as
+/// the report names the method ("Ns.Checkout.CheckoutAsync", not "Ns.Checkout+&lt;CheckoutAsync&gt;d__3.MoveNext"), so the
+/// flame graph and the report speak of the same methods.
+/// </summary>
+internal sealed class StackProfileComputer : IStackSampleSink
+{
+    private readonly Dictionary<string, int> _frameIndex = new(StringComparer.Ordinal);
+    private readonly List<string> _frames = [];
+    private readonly Dictionary<int, List<(double Time, int[] Stack)>> _threads = [];
+    private readonly CpuComputer _intervals = new();
+
+    public long Samples { get; private set; }
+
+    public void OnSample(int threadId, double timestampMs, SampledThreadState state, IReadOnlyList<string> frames, Func<string, AsyncMethodName?> asyncMethodOf)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        ArgumentNullException.ThrowIfNull(asyncMethodOf);
+        // The interval between one thread's samples is measured as the cpu pass measures it, so a sample weighs the same here.
+        _intervals.OnSample(threadId, timestampMs, state, [], asyncMethodOf);
+        var stack = new int[frames.Count];
+        for (var i = 0; i < frames.Count; i++)
+        {
+            var frame = frames[i];
+            stack[frames.Count - 1 - i] = Index(asyncMethodOf(frame) is { } method ? method.DisplayName : frame);
+        }
+        if (!_threads.TryGetValue(threadId, out var samples))
+        {
+            samples = [];
+            _threads.Add(threadId, samples);
+        }
+        samples.Add((timestampMs, stack));
+        Samples++;
+    }
+
+    private int Index(string name)
+    {
+        if (!_frameIndex.TryGetValue(name, out var index))
+        {
+            index = _frames.Count;
+            _frameIndex.Add(name, index);
+            _frames.Add(name);
+        }
+        return index;
+    }
+
+    public StackProfile Result(IReadOnlyList<string> traceFiles) => new()
+    {
+        Frames = [.. _frames],
+        IntervalMs = _intervals.IntervalMs ?? 1.0,
+        TraceFiles = traceFiles,
+        Threads = [.. _threads.OrderBy(t => t.Key).Select(t => new ThreadStacks
+        {
+            ThreadId = t.Key,
+            StartMs = t.Value.Min(s => s.Time),
+            EndMs = t.Value.Max(s => s.Time),
+            Samples = [.. t.Value.OrderBy(s => s.Time).Select(s => (IReadOnlyList<int>)s.Stack)],
+        })],
+    };
+}
