@@ -11,8 +11,9 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 # The programs the tests and demos start; each is also the name of the Debian package that provides it.
 #   prometheus: the fleet test scrapes two sample services with a real one, on its own loopback port
 #   wrk:        the web demo's and the fleet benchmark's bounded loopback load (curl stands in without it)
-# A test that drives a real browser adds its package here (chromium).
-debian_packages=(prometheus wrk)
+#   chromium:   the HTML report's tests open it in a real headless browser (through Playwright's driver, no download)
+#   npm:        the speedscope test fetches speedscope's own file-format schema with `npm pack`
+debian_packages=(prometheus wrk chromium npm)
 
 provision() {
   local missing=() package
