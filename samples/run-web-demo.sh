@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-12}"
 out="artifacts/web-demo"
 mkdir -p "$out"
+rm -f "$out/throughput.txt"
 step() { printf '\n==> %s\n' "$*"; }
 source samples/web-service.sh
 fail() { echo "run-web-demo: $*" >&2; exit 1; }
@@ -27,14 +28,16 @@ stop_service() {
 }
 trap stop_service EXIT
 
-# Requests to /checkout/1..N, bounded in time (and in count, for the curl fallback): wrk when installed, else curl
-# (one connection, one request after another, globbed URLs).
+# Requests to /checkout/1..N for a bounded time (and, for the curl fallback, count), and prints the requests per second
+# served: wrk when installed, else curl (one connection, one request after another, globbed URLs).
 load() {
   local url="$1" seconds="$2" requests="$3"
   if command -v wrk >/dev/null; then
-    wrk -t2 -c8 -d"${seconds}s" "$url/checkout/7" | grep -E 'Requests/sec|requests in' || true
+    wrk -t2 -c8 -d"${seconds}s" "$url/checkout/7" | awk '/Requests\/sec/ {printf "%.0f\n", $2}'
   else
-    timeout "$seconds" curl -s -o /dev/null "$url/checkout/[1-$requests]" || true
+    local served
+    served=$(timeout "$seconds" curl -s -o /dev/null -w '\n' "$url/checkout/[1-$requests]" | wc -l || true)
+    echo $((served / seconds))
   fi
 }
 
@@ -49,15 +52,17 @@ for sample in WebShop WebShop.Fixed; do
   start_web_service "samples/$sample/bin/Release/net10.0/$sample.dll" "$out/$sample.service.log" || fail "$sample did not start"
   echo "$sample: pid $service at $url"
 
-  step "warm up (JIT, caches), then load $url for $((seconds + 4)) s while dotnet-asynccost attaches for $seconds s"
+  step "warm up (JIT, caches), load $url for 4 s without the tool, then for $((seconds + 4)) s while dotnet-asynccost attaches for $seconds s"
   load "$url" 2 2000 >/dev/null
+  without=$(load "$url" 4 200000)
   load "$url" $((seconds + 4)) 200000 >"$out/$sample.load.log" &
   loader=$!
   sleep 1
   "${tool[@]}" collect -p "$service" --duration "$(printf '00:00:%02d' "$seconds")" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample" \
     | tee "$out/$sample.log"
   wait "$loader"
-  cat "$out/$sample.load.log"
+  echo "$sample throughput: $without requests/s without the tool, $(cat "$out/$sample.load.log") requests/s over the $((seconds + 4)) s it was attached in (for $seconds s: allocations, hops and cpu passes in turn)" \
+    | tee -a "$out/throughput.txt"
   curl -sf "$url/checkout/7" >/dev/null || fail "$sample stopped answering under the load"
   stop_service
 done

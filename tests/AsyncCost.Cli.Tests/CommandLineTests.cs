@@ -81,7 +81,8 @@ public sealed class CommandLineTests
         using var workload = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
         await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
 
-        var result = await ChildProcess.RunToolAsync("ps");
+        // --wide: one line per process, its command line whole beside it (WidthTests has the 80-column layout).
+        var result = await ChildProcess.RunToolAsync("ps", "--wide");
 
         Assert.Equal(0, result.ExitCode);
         var row = result.StandardOutput.Split('\n').Single(l => l.TrimStart().StartsWith(workload.Id + " ", StringComparison.Ordinal));

@@ -42,7 +42,8 @@ public sealed class HotFindingsTests
     [Fact]
     public async Task The_findings_table_comes_first_and_names_rule_place_and_method()
     {
-        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Traces]);
+        // --wide: every name whole (WidthTests has the 80-column layout).
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Traces, "--wide"]);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         var output = result.StandardOutput;

@@ -86,7 +86,23 @@ public sealed class MonitorTests
     {
         using var workload = await ChildProcess.StartYieldLoopAsync();
 
-        var result = await ChildProcess.RunToolAsync("monitor", "-p", workload.IdText, "--passes", "hops", "--duration", "00:00:08");
+        // Stopped once the refresh after the first with the method's row is complete (the next one has begun): a hop stream
+        // arrives late on a busy machine, so a fixed duration may end before any whole second of it is in.
+        using var monitor = ChildProcess.StartTool("monitor", "-p", workload.IdText, "--passes", "hops");
+        int? shown = null, firstWithRow = null;
+        await monitor.WaitForLineAsync(l =>
+        {
+            if (Regex.Match(l, @"\| refresh (\d+) at ") is { Success: true } summary)
+            {
+                shown = int.Parse(summary.Groups[1].Value, CultureInfo.InvariantCulture);
+                return shown >= firstWithRow + 2;
+            }
+
+            firstWithRow ??= Regex.IsMatch(l, @"YieldOnceAsync\s+-\s+-\s+[\d,]+\s+[\d,]+$") ? shown : null;
+            return false;
+        });
+        monitor.SendLine("q");
+        var result = await monitor.WaitForExitAsync();
 
         await workload.StopLoopAsync();
         Assert.True(result.ExitCode == 0, result.ToString());

@@ -38,6 +38,7 @@ internal static class CollectCommand
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
+        var wide = CommonOptions.Wide();
         var hopDuty = new Option<double>("--hop-duty")
         {
             Description = "The share of the hop pass that is traced, in (0, 1]: below 1 the hop pass records 1 s windows and scales its counts by the "
@@ -67,7 +68,7 @@ internal static class CollectCommand
             + "An async iterator counts one call per MoveNextAsync that suspended (one per item when each item awaits; needs the hop pass), "
             + "so its bytes and hops per call are per item; a Debug build's class state machines are charged to their methods, not counted as calls.")
         {
-            processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, childOutput, command,
+            processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, wide, childOutput, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -95,7 +96,7 @@ internal static class CollectCommand
                 // Said before recording: the flame graph is read back from the cpu pass's trace, which only -o keeps.
                 throw new CliException(ExitCode.UsageError, "--format speedscope draws the cpu pass's stacks from the trace it keeps: add cpu to --passes and give -o <base>.");
             }
-            return ReportRun.RunAsync(new ReportView(parse.GetValue(format), parse.GetValue(allMethods)), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
+            return ReportRun.RunAsync(new ReportView(parse.GetValue(format), parse.GetValue(allMethods), parse.GetValue(wide)), parse.GetValue(output), parse.GetValue(sarif), hint: null, async (reportOutput, stop, status) =>
             {
                 var options = new SessionOptions
                 {

@@ -40,6 +40,12 @@ internal static class CommonOptions
             + "Default: the application's own methods first, then one row per framework or library assembly with its totals (json always has every row).",
     };
 
+    public static Option<bool> Wide() => new("--wide")
+    {
+        Description = "Print every column, each row on one line, however wide. Default: fit the terminal's width (COLUMNS; 80 when "
+            + "redirected), leaving details out (named under each table; json and csv have them all), names shortened in the middle.",
+    };
+
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };
 
     public static Option<TimeSpan?> Duration(string what) => new("--duration")

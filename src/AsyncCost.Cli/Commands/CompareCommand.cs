@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Commands;
@@ -33,9 +34,10 @@ internal static class CompareCommand
             }
         });
         var format = CommonOptions.Format();
+        var wide = CommonOptions.Wide();
         var command = new Command("compare", "Show two measured runs side by side: bytes, hops and work items (per operation with --operations), context switches per second.")
         {
-            before, after, operations, format,
+            before, after, operations, format, wide,
         };
         command.SetAction(parse =>
         {
@@ -59,7 +61,7 @@ internal static class CompareCommand
                 case ReportFormat.Speedscope:
                     throw new CliException(ExitCode.UsageError, "--format speedscope draws one run's cpu stacks ('report <base>.cpu.nettrace --format speedscope'), not a comparison.");
                 default:
-                    ConsoleTableWriter.Write(comparison.Document(), Console.Out, isTerminal: !Console.IsOutputRedirected);
+                    ConsoleTableWriter.Write(comparison.Document(), Console.Out, isTerminal: !Console.IsOutputRedirected, OutputWidth.StandardOutput(parse.GetValue(wide)));
                     break;
             }
 

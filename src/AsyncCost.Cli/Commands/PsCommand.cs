@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
 using AsyncCost.Sessions;
 
 namespace AsyncCost.Cli.Commands;
@@ -12,10 +13,12 @@ internal static class PsCommand
 
     public static Command Create()
     {
-        var command = new Command("ps", "List the .NET processes that can be attached to: id, name, command line.");
-        command.SetAction(_ =>
+        var wide = CommonOptions.Wide();
+        var command = new Command("ps", "List the .NET processes that can be attached to: id, name, command line.") { wide };
+        command.SetAction(parse =>
         {
-            var table = new TextTable(".NET processes", [new("PID"), new("Name", ColumnAlignment.Left), new("Command line", ColumnAlignment.Left)]);
+            // Narrow, a command line goes on the lines under its process, whole.
+            var table = new TextTable(".NET processes", [new("PID"), new("Name", ColumnAlignment.Left), new("Command line", ColumnAlignment.Left, ColumnFit.Wrap)]);
             foreach (var process in DotNetProcesses.List())
             {
                 table.AddRow(process.ProcessId.ToString(CultureInfo.InvariantCulture), process.Name, process.CommandLine ?? "");
@@ -27,7 +30,7 @@ internal static class PsCommand
                 return 0;
             }
 
-            ConsoleTableWriter.WriteTable(table, Console.Out, isTerminal: !Console.IsOutputRedirected);
+            ConsoleTableWriter.WriteTable(table, Console.Out, isTerminal: !Console.IsOutputRedirected, OutputWidth.StandardOutput(parse.GetValue(wide)));
             return 0;
         });
         return command;

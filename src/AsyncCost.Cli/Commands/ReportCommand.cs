@@ -43,9 +43,10 @@ internal static class ReportCommand
         var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format), plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
-        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif, allMethods };
+        var wide = CommonOptions.Wide();
+        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif, allMethods, wide };
         command.SetAction((parse, _) => ReportRun.RunAsync(
-            new ReportView(parse.GetValue(format), parse.GetValue(allMethods)),
+            new ReportView(parse.GetValue(format), parse.GetValue(allMethods), parse.GetValue(wide)),
             parse.GetValue(output),
             parse.GetValue(sarif),
             hint: null,

@@ -1,4 +1,5 @@
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
 using AsyncCost.Findings;
 using AsyncCost.Report;
 
@@ -75,7 +76,7 @@ internal sealed class ReportOutput : IDisposable
     public void Write(AsyncCostReport report, StackProfile? stacks = null)
     {
         var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
-        ReportWriter.Write(report, hot, _view, Console.Out, isTerminal: !Console.IsOutputRedirected, stacks);
+        ReportWriter.Write(report, hot, _view, Console.Out, isTerminal: !Console.IsOutputRedirected, stacks, OutputWidth.StandardOutput(_view.Wide));
         lock (_gate)
         {
             if (_file is not null)

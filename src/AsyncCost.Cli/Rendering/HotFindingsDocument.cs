@@ -10,8 +10,9 @@ internal static class HotFindingsDocument
     {
         var table = new TextTable("Analyzer findings, ranked by what their methods cost",
         [
-            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Method", ColumnAlignment.Left),
-            new("Cost", ColumnAlignment.Left), new("Share"), new("Calls"), new("Bytes/call"), new("Hops/call"),
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Method", ColumnAlignment.Left, ColumnFit.Shorten),
+            new("Cost", ColumnAlignment.Left, ColumnFit.Drop), new("Share"), new("Calls", Fit: ColumnFit.Drop), new("Bytes/call", Fit: ColumnFit.Drop),
+            new("Hops/call", Fit: ColumnFit.Drop),
         ])
         {
             Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits); "

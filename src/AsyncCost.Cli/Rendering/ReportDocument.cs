@@ -31,7 +31,7 @@ internal static class ReportDocument
 
         if (report.Warnings.Count > 0)
         {
-            var warnings = new TextTable("Warnings", [new("Code", ColumnAlignment.Left), new("Message", ColumnAlignment.Left)]);
+            var warnings = new TextTable("Warnings", [new("Code", ColumnAlignment.Left), new("Message", ColumnAlignment.Left, ColumnFit.Wrap)]);
             foreach (var warning in report.Warnings)
             {
                 warnings.AddRow(warning.Code, warning.Message);
@@ -158,8 +158,8 @@ internal static class ReportDocument
     {
         var table = new TextTable("Async methods, most costly first",
         [
-            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Obj/call"), new("Hops/call"),
-            new("Total bytes"), new("Share"), new("Pass", ColumnAlignment.Left),
+            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Obj/call", Fit: ColumnFit.Drop), new("Hops/call"),
+            new("Total bytes", Fit: ColumnFit.Drop), new("Share"), new("Pass", ColumnAlignment.Left, ColumnFit.Drop),
         ])
         {
             Note = "~ marks an estimate from allocation samples, with its error bound (95 %); figures without ~ are exact counts. "

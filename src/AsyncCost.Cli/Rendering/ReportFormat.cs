@@ -16,9 +16,10 @@ internal enum ReportFormat
     Speedscope,
 }
 
-/// <summary>How a report is shown: its format, and whether the framework's and libraries' methods get a row each
-/// (<c>--all-methods</c>) or one row per assembly below the application's own. JSON always keeps every row.</summary>
-internal sealed record ReportView(ReportFormat Format, bool AllMethods = false);
+/// <summary>How a report is shown: its format, whether the framework's and libraries' methods get a row each
+/// (<c>--all-methods</c>) or one row per assembly below the application's own (JSON always keeps every row), and whether the
+/// table on stdout keeps every column however wide (<c>--wide</c>; a file always does).</summary>
+internal sealed record ReportView(ReportFormat Format, bool AllMethods = false, bool Wide = false);
 
 /// <summary>Writes a report in one format.</summary>
 internal static class ReportWriter
@@ -40,9 +41,10 @@ internal static class ReportWriter
     /// <param name="hot">The analyzer findings ranked by it (--sarif), or null.</param>
     /// <param name="view">The format, and the framework methods' rows.</param>
     /// <param name="output">Where to write.</param>
-    /// <param name="isTerminal">Colour and layout for a terminal.</param>
+    /// <param name="isTerminal">Colour for a terminal.</param>
     /// <param name="stacks">The cpu pass's stacks, for the speedscope format (null for the others).</param>
-    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportView view, TextWriter output, bool isTerminal, StackProfile? stacks = null)
+    /// <param name="width">The table format's width (null: every column, rows on one line).</param>
+    public static void Write(AsyncCostReport report, HotFindingsReport? hot, ReportView view, TextWriter output, bool isTerminal, StackProfile? stacks = null, int? width = null)
     {
         switch (view.Format)
         {
@@ -62,7 +64,7 @@ internal static class ReportWriter
                 MarkdownWriter.Write(Document(report, hot, view.AllMethods), output);
                 break;
             default:
-                ConsoleTableWriter.Write(Document(report, hot, view.AllMethods), output, isTerminal);
+                ConsoleTableWriter.Write(Document(report, hot, view.AllMethods), output, isTerminal, width);
                 break;
         }
 

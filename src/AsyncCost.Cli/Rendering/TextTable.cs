@@ -7,8 +7,24 @@ internal enum ColumnAlignment
     Right,
 }
 
+/// <summary>What a column gives up when its table is wider than the screen (text formats for reading; files and --wide keep all).</summary>
+internal enum ColumnFit
+{
+    /// <summary>Always shown as it is.</summary>
+    Keep,
+
+    /// <summary>The row's name: shortened in the middle, or on a line of its own (the first column, unless another says so).</summary>
+    Shorten,
+
+    /// <summary>Free text (a message, a command line): wrapped on the lines under the row's other cells.</summary>
+    Wrap,
+
+    /// <summary>A detail left out, rightmost first, until the rest fits; json, csv and --wide keep it.</summary>
+    Drop,
+}
+
 /// <summary>One column of a <see cref="TextTable"/>.</summary>
-internal sealed record TextColumn(string Header, ColumnAlignment Alignment = ColumnAlignment.Right);
+internal sealed record TextColumn(string Header, ColumnAlignment Alignment = ColumnAlignment.Right, ColumnFit Fit = ColumnFit.Keep);
 
 /// <summary>
 /// A titled table of already formatted cells: what every text format (table, markdown, csv) writes.

@@ -1,0 +1,39 @@
+namespace AsyncCost.Cli.Terminal;
+
+/// <summary>
+/// How wide stdout's tables may be, as dotnet-counters decides it: COLUMNS when set (a shell exports it; a script can set it
+/// for redirected output), else the terminal's width, else 80 when redirected. With --wide, no limit: every column, each row
+/// on one line (what files get, and what a spreadsheet or a wide window wants).
+/// </summary>
+internal static class OutputWidth
+{
+    private const int Redirected = 80;
+
+    /// <summary>The width for stdout, or null for no limit (<paramref name="wide"/>).</summary>
+    public static int? StandardOutput(bool wide)
+    {
+        if (wide)
+        {
+            return null;
+        }
+
+        if (int.TryParse(Environment.GetEnvironmentVariable("COLUMNS"), out var columns) && columns > 0)
+        {
+            return columns;
+        }
+
+        return Console.IsOutputRedirected ? Redirected : TerminalWidth();
+    }
+
+    private static int TerminalWidth()
+    {
+        try
+        {
+            return Console.WindowWidth > 0 ? Console.WindowWidth : Redirected;
+        }
+        catch (IOException)
+        {
+            return Redirected;
+        }
+    }
+}
