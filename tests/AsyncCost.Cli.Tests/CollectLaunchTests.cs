@@ -109,7 +109,7 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
     [InlineData("csv", @"(?m)^AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,(\d+(\.\d+)?),[\d.]+,estimate,\1,,[\d.]+,[\d.E+-]+,1,")]
     public async Task Report_prints_the_rows_in_each_text_format(string format, string rowPattern)
     {
-        var result = await ChildProcess.RunToolAsync("report", run.Traces[0], "--format", format);
+        var result = await ChildProcess.RunToolAsync("report", run.Traces[0], "--format", format, "--wide");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Matches(rowPattern, result.StandardOutput);
@@ -123,7 +123,7 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         var truncated = run.BasePath + ".truncated.nettrace";
         await File.WriteAllBytesAsync(truncated, bytes[..(bytes.Length * 2 / 3)]);
 
-        var result = await ChildProcess.RunToolAsync("report", truncated);
+        var result = await ChildProcess.RunToolAsync("report", truncated, "--wide");
 
         Expect.OneLineError(result, 16, "truncated.nettrace is truncated or damaged");
         Assert.Contains("stopped: trace truncated (cut short: figures cover only what was gathered)", result.StandardOutput, StringComparison.Ordinal);

@@ -35,10 +35,11 @@ public sealed class WebServiceTraceTests
         Assert.Equal(methods.Count(m => m.Origin == "user"), methods.TakeWhile(m => m.Origin == "user").Count());
         Assert.Contains(methods, m => m.Origin == "framework" && m.Assembly is not null && m.Assembly.StartsWith("Microsoft.AspNetCore", StringComparison.Ordinal));
 
-        var table = await ChildProcess.RunToolAsync(["report", .. Traces]);
+        // --wide: the assembly rows' names whole (WidthTests has the 80-column layout).
+        var table = await ChildProcess.RunToolAsync(["report", .. Traces, "--wide"]);
         Assert.Matches(@"\[Microsoft\.AspNetCore\.[A-Za-z.]+: \d+ methods?\]", table.StandardOutput);
         Assert.DoesNotContain("RequestDelegateFactory", table.StandardOutput, StringComparison.Ordinal);
-        var all = await ChildProcess.RunToolAsync(["report", .. Traces, "--all-methods"]);
+        var all = await ChildProcess.RunToolAsync(["report", .. Traces, "--all-methods", "--wide"]);
         Assert.Contains("RequestDelegateFactory", all.StandardOutput, StringComparison.Ordinal);
     }
 

@@ -26,7 +26,7 @@ internal static class ConsoleTableWriter
             foreach (var line in document.Lines)
             {
                 // A long line (the traces' paths) goes on under itself, indented further.
-                var wrapped = Wrap(line, columns - Indent.Length).ToList();
+                var wrapped = Wrap(line, columns - Indent.Length - Indent.Length).ToList();
                 console.Write(new Text(string.Concat(wrapped.Select((l, i) => Indent + (i > 0 ? Indent : "") + l + Environment.NewLine))));
             }
 
