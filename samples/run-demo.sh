@@ -32,7 +32,11 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   else
     echo "No AsyncCost findings in $sample."
   fi
-  echo "Full report (every column, what each means): $out/$sample.txt"
+  # The same report as a page (sortable bars with their bounds), read back from the traces collect kept (stdout, not -o,
+  # which would also rewrite collect's $sample.json).
+  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" --format html >"$out/$sample.html" 2>>"$out/build.log" \
+    || { echo "run-demo: the HTML report of $sample failed (see $out/build.log)" >&2; exit 1; }
+  echo "Full report (every column, what each means): $out/$sample.txt; as a page: $out/$sample.html"
 done
 
 step "before ($out/ChattyPipeline) and after ($out/ChattyPipeline.Fixed), $operations orders each"
@@ -42,6 +46,8 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
 done
 # compare ends with one sentence of what changed, naming only the differences outside their bounds.
 "${tool[@]}" compare "$out/ChattyPipeline.json" "$out/ChattyPipeline.Fixed.json" --operations "$operations" | tee "$out/compare.txt"
+"${tool[@]}" compare "$out/ChattyPipeline.json" "$out/ChattyPipeline.Fixed.json" --operations "$operations" --format html >"$out/compare.html"
+echo "The comparison as a page: $out/compare.html"
 
 # The story must hold: the costly sample's findings ran, the twin has none, and the comparison names a real change.
 grep -q '"exercised": true' "$out/ChattyPipeline.json" || { echo "run-demo: no exercised finding in ChattyPipeline" >&2; exit 1; }

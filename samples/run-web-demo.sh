@@ -63,6 +63,12 @@ for sample in WebShop WebShop.Fixed; do
   wait "$loader"
   echo "$sample throughput: $without requests/s without the tool, $(cat "$out/$sample.load.log") requests/s over the $((seconds + 4)) s it was attached in (for $seconds s: allocations, hops and cpu passes in turn)" \
     | tee -a "$out/throughput.txt"
+  # The report as a page, and the cpu pass's stacks as a flame graph (speedscope), from the traces collect kept (stdout,
+  # not -o, which would also rewrite collect's $sample.json).
+  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace "$out/$sample".cpu*.nettrace --sarif "$out/$sample.sarif" \
+    --format html >"$out/$sample.html" 2>"$out/$sample.html.log" || fail "the HTML report of $sample failed (see $out/$sample.html.log)"
+  "${tool[@]}" report "$out/$sample".cpu*.nettrace --format speedscope >"$out/$sample.speedscope.json" 2>>"$out/$sample.html.log" || fail "the flame graph of $sample failed"
+  echo "$sample as a page: $out/$sample.html; its cpu pass as a flame graph (speedscope): $out/$sample.speedscope.json"
   curl -sf "$url/checkout/7" >/dev/null || fail "$sample stopped answering under the load"
   stop_service
 done
