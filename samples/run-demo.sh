@@ -21,7 +21,7 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   # --no-incremental: an up-to-date build skips the compiler and would write no SARIF.
   quiet_build "samples/$sample" -c Release --no-incremental -p:ErrorLog="$PWD/$out/$sample.sarif%2Cversion=2.1"
 
-  step "dotnet-asynccost collect --sarif $out/$sample.sarif -o $out/$sample -- dotnet $sample.dll --operations $operations"
+  step "$sample under dotnet-asynccost collect --sarif, $operations orders"
   # The full report goes to $out/$sample.txt (and .json), the sample's own lines to $out/$sample.output; the console gets
   # the ranking of the analyzer's findings (what the 80-column report starts with).
   "${tool[@]}" collect --sarif "$out/$sample.sarif" -o "$out/$sample" --child-output "$out/$sample.output" \
@@ -39,7 +39,7 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   echo "Full report (every column, what each means): $out/$sample.txt; as a page: $out/$sample.html"
 done
 
-step "before ($out/ChattyPipeline) and after ($out/ChattyPipeline.Fixed), $operations orders each"
+step "before and after: dotnet-asynccost compare, $operations orders each"
 # The samples print their own throughput, once per pass: the first line is the allocation pass (TPL events off).
 for sample in ChattyPipeline ChattyPipeline.Fixed; do
   printf '%-22s %s\n' "$sample:" "$(grep -m1 -o 'throughput .*' "$out/$sample.output")"
