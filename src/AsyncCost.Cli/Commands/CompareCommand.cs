@@ -23,7 +23,7 @@ internal static class CompareCommand
         var after = new Argument<string>("after") { Description = "The second run's JSON report." };
         var operations = new Option<long?>("--operations")
         {
-            Description = "How many operations each run did (a positive whole number): figures are then shown per operation.",
+            Description = "How many operations each run did (a positive whole number): figures are then shown per operation. Without it, two launched runs are compared per run; anything else per second of recording, with no verdict.",
             HelpName = "count",
         };
         operations.Validators.Add(result =>
@@ -35,7 +35,7 @@ internal static class CompareCommand
         });
         var format = CommonOptions.Format();
         var wide = CommonOptions.Wide();
-        var command = new Command("compare", "Show two measured runs side by side: bytes, hops and work items (per operation with --operations), context switches per second.")
+        var command = new Command("compare", "Show two measured runs side by side: bytes, hops, work items and context switches, per operation with --operations, else per run of a launched command, else per second of recording (no verdict then).")
         {
             before, after, operations, format, wide,
         };

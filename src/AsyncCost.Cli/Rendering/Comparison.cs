@@ -1,11 +1,14 @@
 using System.Globalization;
+using System.Text.Json;
 using System.Text.Json.Nodes;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
 
-/// <summary>One compared figure: its name, how it reads in text, and the two runs' figures (per operation when asked).</summary>
-internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false)
+/// <summary>One compared figure: its name, how it reads in text, and the two runs' figures on the comparison's basis.</summary>
+/// <param name="LoadDependent">A count that moves with the machine's load (context switches: other processes take the cores),
+/// whatever the code does: shown, never judged, and no bound of its own says how far it may move.</param>
+internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false, bool LoadDependent = false)
 {
     /// <summary>The two runs' difference, when both have the figure.</summary>
     public FigureDifference? Difference => Before is not null && After is not null ? new FigureDifference(Before, After) : null;
@@ -14,49 +17,75 @@ internal sealed record ComparedFigure(string Key, string Name, Func<double, stri
     public bool WithinNoise => Difference is { Estimated: true, WithinNoise: true };
 }
 
+/// <summary>What the compared figures count.</summary>
+internal enum ComparisonBasis
+{
+    /// <summary>Per operation: each run's totals over the operation count given (--operations).</summary>
+    PerOperation,
+
+    /// <summary>Per run: both reports are launched commands whose every pass ran the command whole (<see cref="RowBasis.Run"/>).</summary>
+    PerRun,
+
+    /// <summary>Per second of recording: each figure over the time of the pass it came from. No verdict: a rate moves with throughput.</summary>
+    PerSecond,
+}
+
 /// <summary>Two measured runs side by side ('compare'): totals, per operation when the operation count is known, and rates.</summary>
 internal sealed class Comparison
 {
     // The costs the closing sentence speaks of, with the verb and noun that say what changed. Not the whole process's
     // allocated bytes: that counter includes startup and the runtime's own work, which a per-operation figure would charge
-    // to the operations.
+    // to the operations. Not context switches: they move with the machine's load (4.8× and 6.5× in two runs of one pair).
     private static readonly (string Key, string Verb, string Noun)[] SummaryFigures =
     [
         ("asyncMethodBytes", "allocates", "bytes in async methods"),
         ("hops", "makes", "thread-pool hops"),
-        ("voluntaryContextSwitches", "makes", "voluntary context switches (threads blocking)"),
     ];
 
-    private Comparison(string beforeName, string afterName, long? operations, IReadOnlyList<ComparedFigure> figures)
+    private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, IReadOnlyList<ComparedFigure> figures)
     {
         BeforeName = beforeName;
         AfterName = afterName;
         Operations = operations;
+        Basis = basis;
         Figures = figures;
     }
 
     public string BeforeName { get; }
     public string AfterName { get; }
     public long? Operations { get; }
+    public ComparisonBasis Basis { get; }
     public IReadOnlyList<ComparedFigure> Figures { get; }
 
-    /// <param name="operations">How many operations each run did (positive), or null for totals.</param>
+    /// <summary>The two runs on one basis: per operation when the operation count is known; per run when both are launched
+    /// commands every pass ran whole (the same work, assumed, in both); else per second of each figure's own pass, with no
+    /// verdict, since a fix that runs faster does more of everything per second.</summary>
+    /// <param name="operations">How many operations each run did (positive), or null.</param>
     public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations)
     {
-        var perOp = operations is null ? "" : " per op";
-        ComparedFigure Total(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure) =>
-            new(key, name + perOp, format, PerOp(figure(before), operations), PerOp(figure(after), operations), operations is not null);
-        // Context switches per operation when the operations are known (a cost), else per second (a rate).
-        ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) => operations is null
-            ? new(key + "PerSecond", name + "/s", Numbers.Count, PerSecond(count(before), before), PerSecond(count(after), after))
-            : Total(key, name, Fraction, r => count(r) is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null);
-        return new Comparison(beforeName, afterName, operations,
+        ArgumentNullException.ThrowIfNull(before);
+        ArgumentNullException.ThrowIfNull(after);
+        var basis = operations is not null ? ComparisonBasis.PerOperation
+            : before.RowBasis == RowBasis.Run && after.RowBasis == RowBasis.Run ? ComparisonBasis.PerRun
+            : ComparisonBasis.PerSecond;
+        var suffix = basis switch { ComparisonBasis.PerOperation => " per op", ComparisonBasis.PerRun => " per run", _ => "/s" };
+        Figure? OnBasis(Figure? figure, AsyncCostReport report) => figure is null ? null : basis switch
+        {
+            ComparisonBasis.PerOperation => figure.Per(operations!.Value),
+            ComparisonBasis.PerRun => figure,
+            _ => Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null,
+        };
+        ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, bool loadDependent = false) =>
+            new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), basis == ComparisonBasis.PerOperation, loadDependent);
+        ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) =>
+            Compared(key, name, Fraction, r => count(r) is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null, loadDependent: true);
+        return new Comparison(beforeName, afterName, operations, basis,
         [
-            Total("allocatedBytes", "Allocated bytes", Numbers.Bytes, r => r.Totals.AllocatedBytes),
-            Total("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, ReportFigures.AsyncMethodBytes),
-            Total("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops),
-            Total("completedWorkItems", "Work items completed", Fraction, r => r.Totals.CompletedWorkItems),
-            Total("lockContentions", "Lock contentions", Fraction, r => r.Totals.LockContentions),
+            Compared("allocatedBytes", "Allocated bytes", Numbers.Bytes, r => r.Totals.AllocatedBytes),
+            Compared("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, ReportFigures.AsyncMethodBytes),
+            Compared("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops),
+            Compared("completedWorkItems", "Work items completed", Fraction, r => r.Totals.CompletedWorkItems),
+            Compared("lockContentions", "Lock contentions", Fraction, r => r.Totals.LockContentions),
             Switches("voluntaryContextSwitches", "Voluntary context switches", r => r.Totals.VoluntaryContextSwitches),
             Switches("involuntaryContextSwitches", "Involuntary context switches", r => r.Totals.InvoluntaryContextSwitches),
             new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
@@ -64,15 +93,38 @@ internal sealed class Comparison
         ]);
     }
 
+    /// <summary>The seconds a figure of the report was counted over: its pass's (a windowed hop pass's with the time between
+    /// its windows, which its counts are scaled to), or the whole session's for /proc figures.</summary>
+    private static double Seconds(AsyncCostReport report, FigureSource source)
+    {
+        var pass = source switch
+        {
+            FigureSource.AllocationPass => MeasurementPasses.Allocations,
+            FigureSource.HopPass => MeasurementPasses.Hops,
+            FigureSource.CpuPass => MeasurementPasses.Cpu,
+            _ => MeasurementPasses.None,
+        };
+        return report.Passes.FirstOrDefault(p => p.Pass == pass) is { } summary
+            ? (summary.Duration + (summary.Unrecorded ?? TimeSpan.Zero)).TotalSeconds
+            : report.Duration.TotalSeconds;
+    }
+
     /// <summary>
-    /// What changed, in one sentence: each cost (async-method bytes, hops, voluntary context switches) that changed beyond
-    /// doubt (<see cref="FigureDifference.IsChange"/>), as "N× fewer" or "N× more"; the others are named as unchanged within
-    /// the noise, never as a change.
+    /// What changed, in one sentence: each cost (async-method bytes, hops) that changed beyond doubt
+    /// (<see cref="FigureDifference.IsChange"/>), as "N× fewer" or "N× more"; the others are named as unchanged within the
+    /// noise, never as a change. Context switches are named as shown, not judged. Per second of recording, no verdict at all.
     /// </summary>
     public string Summary()
     {
         string before = RunName(BeforeName), after = RunName(AfterName);
-        var per = Operations is null ? "" : " per operation";
+        if (Basis == ComparisonBasis.PerSecond)
+        {
+            return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, or cut by --duration), "
+                + "so their figures are shown per second of recording, and a rate moves with throughput as much as with each operation's cost "
+                + "(a fix that serves 3× the requests makes up to 3× of everything per second). Give --operations N, the operations each run did, to judge the cost per operation.";
+        }
+
+        var per = Basis == ComparisonBasis.PerOperation ? " per operation" : " per run";
         var changed = new List<string>();
         var unchanged = new List<string>();
         var incomparable = new List<string>();
@@ -90,8 +142,8 @@ internal sealed class Comparison
             }
             else if (difference is { IsChange: true, Ratio: { } ratio })
             {
-                // "makes 1.2× fewer hops and 3.0× fewer context switches": a verb is said once for the figures that follow it.
-                changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(ratio)} {noun}{per}"
+                // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
+                changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(ratio, difference)} {noun}{per}"
                     + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
                 lastVerb = verb;
             }
@@ -111,11 +163,21 @@ internal sealed class Comparison
             sentence += $"; {JoinAnd(incomparable)} come from different passes and are not compared";
         }
 
+        if (Figures.Any(f => f.LoadDependent && f.Difference is not null))
+        {
+            sentence += "; context switches move with the machine's load and are shown, not judged";
+        }
+
         return sentence + ".";
 
-        static string Factor(double ratio) => ratio < 1
-            ? Times(1 / ratio) + " fewer"
-            : Times(ratio) + " more";
+        // An after of zero: an exact one is all gone; an estimate of zero is below its bound, so the factor is at least before / bound.
+        static string Factor(double ratio, FigureDifference difference) => ratio switch
+        {
+            0 when difference.After.ErrorBound == 0 => "100 % fewer",
+            0 => "≥" + Times(difference.Before.Value / difference.After.ErrorBound) + " fewer",
+            < 1 => Times(1 / ratio) + " fewer",
+            _ => Times(ratio) + " more",
+        };
 
         static string Times(double factor) => factor.ToString(factor >= 100 ? "N0" : "0.0", CultureInfo.InvariantCulture) + "×";
     }
@@ -123,12 +185,19 @@ internal sealed class Comparison
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
     {
-        var table = new TextTable(Operations is null ? "Before and after" : $"Before and after, per operation ({Numbers.Count(Operations.Value)} operations each)",
-            [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
+        var title = Basis switch
+        {
+            ComparisonBasis.PerOperation => $"Before and after, per operation ({Numbers.Count(Operations!.Value)} operations each)",
+            ComparisonBasis.PerRun => "Before and after, per run of the launched command",
+            _ => "Before and after, per second of recording",
+        };
+        var table = new TextTable(title, [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
         {
             Note = "~ marks an estimate with its error bound (95 %); ≈ marks a difference within the noise (the two bounds overlap), "
                 + "which is no evidence of a change. Allocated bytes are the whole process's (startup included); async-method bytes come "
-                + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session.",
+                + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session, "
+                + "a count that moves with the machine's load (marked load)."
+                + (Basis == ComparisonBasis.PerSecond ? " Per second: each figure over its own pass's recording time." : ""),
         };
         foreach (var figure in Figures)
         {
@@ -167,8 +236,8 @@ internal sealed class Comparison
                 ["figure"] = figure.Key,
                 ["name"] = figure.Name,
                 ["perOperation"] = figure.PerOperation,
-                ["before"] = FigureJson(figure.Before),
-                ["after"] = FigureJson(figure.After),
+                ["before"] = FigureJson(figure.Before, figure.LoadDependent),
+                ["after"] = FigureJson(figure.After, figure.LoadDependent),
                 ["ratio"] = figure.Difference?.Ratio,
                 ["ratioRelativeBound"] = figure.Difference?.RatioRelativeBound,
                 ["withinNoise"] = figure.WithinNoise,
@@ -180,15 +249,17 @@ internal sealed class Comparison
             ["before"] = BeforeName,
             ["after"] = AfterName,
             ["operations"] = Operations,
+            ["basis"] = JsonNamingPolicy.CamelCase.ConvertName(Basis.ToString()),
             ["figures"] = figures,
             ["summary"] = Summary(),
         }.ToJsonString(AsyncCostReportJson.Options);
     }
 
-    private static JsonObject? FigureJson(Figure? figure) => figure is null ? null : new JsonObject
+    /// <summary>A figure: its value, kind ("exact", "estimate", or "loadDependent" for a count the machine's load moves) and bound.</summary>
+    private static JsonObject? FigureJson(Figure? figure, bool loadDependent) => figure is null ? null : new JsonObject
     {
         ["value"] = figure.Value,
-        ["kind"] = ReportDocument.KindName(figure.Kind),
+        ["kind"] = loadDependent ? "loadDependent" : ReportDocument.KindName(figure.Kind),
         ["errorBound"] = figure.ErrorBound,
         ["relativeError"] = figure.RelativeError,
     };
@@ -208,6 +279,11 @@ internal sealed class Comparison
 
         // No ratio to an estimate of zero (a run that sampled nothing), but its bound still says whether the runs differ.
         var text = difference.Ratio is { } ratio ? ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×" : "";
+        if (figure.LoadDependent)
+        {
+            return text.Length == 0 ? "-" : text + " (load)";
+        }
+
         return figure.WithinNoise ? (text.Length == 0 ? "≈ (noise)" : $"≈ {text} (noise)")
             : text.Length == 0 ? "-"
             : difference.Estimated ? text + " " + Numbers.CompactBound(difference.RatioRelativeBound)
@@ -218,11 +294,6 @@ internal sealed class Comparison
 
     private static string JoinAnd(List<string> parts) =>
         parts.Count <= 1 ? string.Concat(parts) : string.Join(", ", parts.Take(parts.Count - 1)) + " and " + parts[^1];
-
-    private static Figure? PerOp(Figure? total, long? operations) => operations is { } count && total is not null ? total.Per(count) : total;
-
-    private static Figure? PerSecond(long? count, AsyncCostReport report) =>
-        count is { } value && report.Duration > TimeSpan.Zero ? Figure.Exact(value, FigureSource.OperatingSystem).Per(report.Duration.TotalSeconds) : null;
 
     private static string Fraction(double value) => value.ToString(value >= 100 ? "N0" : "0.###", CultureInfo.InvariantCulture);
 }

@@ -23,6 +23,31 @@ internal static class AllocationClassifier
         return name == ContinuationWrapper || name.EndsWith("+" + ContinuationWrapper, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// True for a Task&lt;T&gt; of a shape the framework's own async methods return (their R2R code is absent from a trace's
+    /// method events, so they are never among the candidates that return it): a CLR primitive, string, object or array of
+    /// bytes (Stream.ReadAsync's Task&lt;int&gt;, SemaphoreSlim.WaitAsync's Task&lt;bool&gt;, ReadLineAsync's Task&lt;string&gt;), or
+    /// a framework type of a namespace under System or Microsoft (HttpResponseMessage). Values of the application's own
+    /// (decimal, DateTime, Guid, its own types) are not. One async method returning it is then a guess, not attribution.
+    /// </summary>
+    public static bool IsFrameworkShapedTask(string typeName)
+    {
+        var parsed = RuntimeTypeName.Parse(typeName);
+        return parsed is { Name: TaskOfT, ArraySuffix.Length: 0, Arguments.Count: 1 } && IsFrameworkShaped(parsed.Arguments[0]);
+
+        static bool IsFrameworkShaped(RuntimeTypeName type) =>
+            FrameworkResults.Contains(type.Name + type.ArraySuffix)
+            || type.Name.LastIndexOf('.') is var dot and > 0 && type.Name[..dot] is var space && space.Contains('.', StringComparison.Ordinal)
+                && (space.StartsWith("System.", StringComparison.Ordinal) || space.StartsWith("Microsoft.", StringComparison.Ordinal));
+    }
+
+    private static readonly HashSet<string> FrameworkResults = new(StringComparer.Ordinal)
+    {
+        "System.Boolean", "System.Byte", "System.SByte", "System.Char", "System.Int16", "System.UInt16", "System.Int32",
+        "System.UInt32", "System.Int64", "System.UInt64", "System.IntPtr", "System.UIntPtr", "System.Single", "System.Double",
+        "System.String", "System.Object", "System.Byte[]",
+    };
+
     public static AllocationClass Classify(string typeName)
     {
         var parsed = RuntimeTypeName.Parse(typeName);

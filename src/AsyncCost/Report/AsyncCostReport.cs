@@ -1,3 +1,5 @@
+using System.ComponentModel;
+
 namespace AsyncCost.Report;
 
 /// <summary>
@@ -8,8 +10,11 @@ public sealed record AsyncCostReport
 {
     /// <summary>The JSON schema version this library writes. Bumped only when a field changes meaning or is removed.
     /// 2: a method's calls are exact where the hop pass counted them (sampledCalls keeps the estimate), its per-call figures
-    /// are figures with their bounds, and every figure says its kind (exact or estimate).</summary>
-    public const int CurrentSchemaVersion = 2;
+    /// are figures with their bounds, and every figure says its kind (exact or estimate).
+    /// 3: a row's calls, bytes and objects describe one basis (<see cref="RowBasis"/>): when the passes recorded different
+    /// slices of time, calls are the allocation samples' estimate, never the hop pass's count from its own slice; on one run,
+    /// the hop pass's exact count with bytes and objects as their per-call ratios times it.</summary>
+    public const int CurrentSchemaVersion = 3;
 
     /// <summary>Schema version of this report (see <see cref="CurrentSchemaVersion"/>).</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
@@ -25,6 +30,10 @@ public sealed record AsyncCostReport
 
     /// <summary>The measurement passes that ran, in order, with their durations and event counts.</summary>
     public IReadOnlyList<PassSummary> Passes { get; init; } = [];
+
+    /// <summary>What a row's calls, bytes and objects count: one run of a launched command, or each pass's own recording.</summary>
+    [Description("What a method row's calls, bytes and objects count: 'run' (every pass ran the launched command once, whole: calls may be the hop pass's exact count, and bytes and objects are bytes and objects per call times the calls) or 'eachPass' (each pass recorded its own slice of time: calls, bytes and objects are the allocation pass's, over its duration; hops, suspending calls and blocking waits the hop pass's, over its own). Either way calls x bytesPerCall = bytes within their error bounds.")]
+    public RowBasis RowBasis { get; init; }
 
     /// <summary>One row per user async method, most allocated bytes first.</summary>
     public IReadOnlyList<MethodCost> Methods { get; init; } = [];
@@ -51,6 +60,17 @@ public sealed record AsyncCostReport
 
     /// <summary>Why recording stopped.</summary>
     public StopReason StopReason { get; init; }
+}
+
+/// <summary>What a report's method rows count (see <see cref="AsyncCostReport.RowBasis"/>).</summary>
+public enum RowBasis
+{
+    /// <summary>Each pass recorded its own slice of time (attached, or cut by the duration): a row's calls, bytes and objects
+    /// are the allocation pass's over its duration; hops, suspending calls and waits the hop pass's over its own.</summary>
+    EachPass,
+
+    /// <summary>Every pass ran the launched command once, whole: a count from any pass is the run's.</summary>
+    Run,
 }
 
 /// <summary>Where a report's events came from.</summary>

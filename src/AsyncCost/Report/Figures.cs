@@ -229,13 +229,15 @@ public sealed class MethodCost
     /// <summary>Whether the method is the application's own code or the framework's or a library's (see <see cref="MethodOrigin"/>).</summary>
     public MethodOrigin Origin { get; init; }
 
-    /// <summary>Calls of the method, the figure to show: the exact count of its calls when the hop pass counted them (a
-    /// continuous pass that lost no events saw every box created, and the allocation pass saw none of its calls complete
-    /// synchronously, which the hop pass cannot count), else the allocation pass's estimate (<see cref="SampledCalls"/>); null when no pass could
-    /// count them. Calls that complete synchronously without allocating are invisible to EventPipe. An async iterator's calls
-    /// are its MoveNextAsync calls that suspended (counted by the hop pass; its estimate is the allocation pass's boxes times
-    /// the hop pass's calls per box; null without a hop pass).</summary>
-    [Description("Calls of the method: exact (kind 'exact') when the hop pass counted every one of them, else the allocation pass's estimate (kind 'estimate', see errorBound).")]
+    /// <summary>Calls of the method, on the report's <see cref="AsyncCostReport.RowBasis"/>, so that calls × <see cref="BytesPerCall"/>
+    /// = <see cref="Bytes"/> within their bounds. On one run (a launched command), the hop pass's exact count where it saw
+    /// every call (a continuous pass that lost no events saw every box created, and the allocation pass saw none of its
+    /// calls complete synchronously, which the hop pass cannot count). Otherwise, and always when the passes recorded
+    /// different slices of time (attached), the allocation pass's estimate (<see cref="SampledCalls"/>), or the hop pass's
+    /// count when no call was sampled; null when no pass could count them. Calls that complete synchronously without
+    /// allocating are invisible to EventPipe. An async iterator's calls are its MoveNextAsync calls that suspended (its
+    /// estimate is the allocation pass's boxes times the hop pass's calls per box; null without a hop pass).</summary>
+    [Description("Calls of the method on the report's rowBasis, so that calls x bytesPerCall = bytes within their bounds: on 'run', exact (kind 'exact') when the hop pass counted every one of them; else the allocation pass's estimate (kind 'estimate', see errorBound).")]
     public Figure? Calls { get; init; }
 
     /// <summary>Calls estimated from the allocation samples of the method's boxes and result tasks (one per call), the
@@ -245,7 +247,9 @@ public sealed class MethodCost
     /// <summary>Calls that suspended, counted exactly from box creations in the hop pass (TraceOperationBegin); null without a hop pass.</summary>
     public Figure? SuspendingCalls { get; init; }
 
-    /// <summary>Estimated bytes allocated by the method's async machinery (allocation pass), null when that pass did not run.</summary>
+    /// <summary>Estimated bytes allocated by the method's async machinery (allocation pass), null when that pass did not run.
+    /// On one run whose calls the hop pass counted, <see cref="BytesPerCall"/> times those calls (the ratio estimator of a total
+    /// whose calls are known, with its narrower bound).</summary>
     public Figure? Bytes { get; init; }
 
     /// <summary>Estimated objects allocated (allocation pass), null when that pass did not run.</summary>

@@ -46,7 +46,21 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
         // A hop pass that lost events undercounts: its call counts are then no longer exact.
         var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
-        var methods = _rows.Values.Select(row => row.ToMethodCost(hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)))).ToList();
+        var basis = RowCombination.BasisOf(source.Kind, passes, stopReason);
+        var disagreements = new List<string>();
+        var methods = _rows.Values.Select(row =>
+        {
+            var (method, disagreement) = row.ToMethodCost(basis, hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)));
+            if (disagreement is not null)
+            {
+                disagreements.Add($"{row.DisplayName} ({disagreement})");
+            }
+            return method;
+        }).ToList();
+        if (disagreements.Count > 0)
+        {
+            _warnings.Add(new ReportWarning("calls-disagree", $"The allocation samples contradict the hop pass's exact count of calls beyond their bound for {string.Join("; ", disagreements)}: the run differed between the passes, or a sample was charged to the wrong method. The rows show the count, and bytes as bytes per call times it."));
+        }
         if (hopPass is null && _rows.Values.FirstOrDefault(row => row.IsAsyncIterator) is { } iterator)
         {
             _warnings.Add(new ReportWarning("iterator-calls", $"{iterator.DisplayName} is an async iterator: its calls (MoveNextAsync calls that suspended) are counted by the hop pass, which did not run, so its calls and bytes per call are unknown."));
@@ -72,6 +86,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Passes = [.. passes.Select(p => p.ToSummary())],
             Methods = methods,
             UnattributedAllocations = unattributed,
+            RowBasis = basis,
             MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
             Totals = Totals(allocationPass, hopPass, cpuPass, hopScale, threads, _warnings),
             Threads = threads,
@@ -208,12 +223,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             : allocationClass;
     }
 
-    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as returning it, if there is exactly one.</summary>
+    /// <summary>A Task&lt;T&gt; carries no method name: charge it to the only async method the trace (or the modules) name as
+    /// returning it, if there is exactly one, and the framework's own methods do not return that type too.</summary>
     private AsyncMethodName? TaskOwner(string taskTypeName)
     {
         var candidates = catalog.MethodsReturning(taskTypeName);
         switch (candidates.Count)
         {
+            case 1 when AllocationClassifier.IsFrameworkShapedTask(taskTypeName):
+                _warnings.Add(new ReportWarning("task-unattributed", $"{taskTypeName} is left unattributed: {candidates[0].DisplayName} is the only async method of the trace returning it, but the framework's own async methods return it too (their code is not in the trace's method events)."));
+                return null;
             case 1:
                 _warnings.Add(new ReportWarning("task-attribution", $"{taskTypeName} is charged to {candidates[0].DisplayName}, the only async method returning it (a synchronously completed call allocates just this task)."));
                 return candidates[0];
@@ -432,34 +451,41 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         private static Figure? Scaled(Figure? figure, double? factor)
             => figure is null || factor is not { } k ? null : figure with { Value = figure.Value * k, ErrorBound = figure.ErrorBound * k };
 
+        /// <param name="basis">What the row counts: one run, or each pass's own slice of time.</param>
         /// <param name="hopScale">How the hop pass's counts stand for the pass, null without one.</param>
         /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
         /// <param name="origin">The method's assembly and whose code it is.</param>
-        public MethodCost ToMethodCost(HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
+        /// <returns>The row, and how its passes disagreed about its calls, if they did.</returns>
+        public (MethodCost Method, string? Disagreement) ToMethodCost(RowBasis basis, HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
             // An async iterator's box serves one enumeration: its sampled calls are its boxes times the hop pass's calls per box.
             var callsPerBox = isAsyncIterator ? CallsPerBox() : 1;
             Figure? sampledCalls = _callSamples > 0 && callsPerBox is { } perBox ? Scaled(Sampled(_calls, _callsVariance, _callSamples, _allocationSource), perBox) : null;
-            // The hop pass counts every call that suspends; it cannot see one that completed synchronously (a result task).
-            var callsCounted = hopCountsComplete && suspendingCalls is { Sampled: false, Value: > 0 } && !_completedSynchronously;
             var hops = hopScale?.Count(_hops?.Hops ?? 0, _hops?.HopSpread);
+            var bytesPerCall = Scaled(PerSampledCall(_bytes, t => t.BytesVariance), 1 / callsPerBox);
+            var objectsPerCall = Scaled(PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance), 1 / callsPerBox);
+            var row = RowCombination.Combine(basis, new MethodPassFigures(
+                sampledCalls, suspendingCalls, hopCountsComplete, _completedSynchronously,
+                hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
+                hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
+                bytesPerCall, objectsPerCall));
             // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
             var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
-            return new MethodCost
+            return (new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = callsCounted ? suspendingCalls : callsUnseen ? null : sampledCalls ?? suspendingCalls,
+                Calls = callsUnseen ? null : row.Calls,
                 SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
-                Bytes = hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
-                Objects = hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
-                BytesPerCall = Scaled(PerSampledCall(_bytes, t => t.BytesVariance), 1 / callsPerBox),
-                ObjectsPerCall = Scaled(PerSampledCall(_objects, t => t.ObjectsVariance, t => t.ObjectsVariance), 1 / callsPerBox),
+                Bytes = row.Bytes,
+                Objects = row.Objects,
+                BytesPerCall = bytesPerCall,
+                ObjectsPerCall = objectsPerCall,
                 Hops = hops,
                 HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
@@ -467,7 +493,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 CpuMilliseconds = _cpuMilliseconds,
                 WaitMilliseconds = _waitMilliseconds,
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
-            };
+            }, row.Disagreement);
         }
 
         /// <summary>

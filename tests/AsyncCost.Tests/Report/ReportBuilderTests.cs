@@ -230,10 +230,13 @@ public class ReportBuilderTests
         {
             hops.Hops.OnOperationBegin(1, call + 1, "Async: <YieldOnceAsync>d__0");
         }
-        var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) };
+        // Two processes, each a whole run (a launched command runs once per pass): the hop pass counted the run's calls.
+        var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations), ProcessId = 100 };
 
         var sampledOnly = Assert.Single(Build(modules, allocationPass).Methods);
-        var counted = Assert.Single(Build(modules, allocationPass, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) }).Methods);
+        var report = Build(modules, allocationPass, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops), ProcessId = 101 });
+        Assert.Equal(RowBasis.Run, report.RowBasis);
+        var counted = Assert.Single(report.Methods);
 
         Assert.Equal(FigureKind.Estimate, sampledOnly.Calls!.Kind);
         Assert.InRange(sampledOnly.Calls.RelativeError, 0.9, 1.1); // 1.96 / √4
@@ -243,6 +246,9 @@ public class ReportBuilderTests
         Assert.Equal(sampledOnly.SampledCalls, counted.SampledCalls);
         Assert.Equal((96, 0), (counted.BytesPerCall!.Value, counted.BytesPerCall.ErrorBound));
         Assert.Equal(FigureKind.Estimate, counted.BytesPerCall.Kind);
+        // The row adds up: its bytes are bytes per call times the counted calls.
+        Assert.Equal(1, counted.Bytes!.Value / (96 * 4_344), 9);
+        Assert.Equal(1, counted.Bytes.Value / (counted.Calls.Value * counted.BytesPerCall.Value), 9);
     }
 
     [Fact]

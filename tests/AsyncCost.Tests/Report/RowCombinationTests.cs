@@ -1,0 +1,191 @@
+using AsyncCost.Attribution;
+using AsyncCost.Events;
+using AsyncCost.Report;
+
+namespace AsyncCost.Tests.Report;
+
+/// <summary>How the passes' figures of a method become one row: one basis, calls × bytes per call = bytes within the bounds.</summary>
+public class RowCombinationTests
+{
+    private const string Box = "AsyncStateMachineBox`1[System.Int32,Shop.Stock+<ReserveAsync>d__4]";
+
+    /// <summary>The trace's method events: Shop.Stock.ReserveAsync (a box per call) and Demo.SampleMain.RunAsync, the only
+    /// async method of the trace that returns Task&lt;int&gt;.</summary>
+    private static MethodCatalog Methods()
+    {
+        var methods = new MethodCatalog();
+        methods.AddMethod("Shop.Stock+<ReserveAsync>d__4", "MoveNext", "instance void  ()");
+        methods.AddMethod("Demo.SampleMain+<RunAsync>d__0", "MoveNext", "instance void  ()");
+        methods.AddMethod("Demo.SampleMain", "RunAsync", "class System.Threading.Tasks.Task`1<int32>  ()");
+        return methods;
+    }
+
+    private static AsyncCostReport Build(MethodCatalog methods, SourceKind source, StopReason stop, params PassResult[] passes)
+        => new ReportBuilder(methods).Build(new ReportSource { Kind = source }, passes, [], stop, cutShort: false, []);
+
+    private static PassResult Pass(MeasurementPasses pass, EventReader reader, int processId) =>
+        new() { Pass = pass, Figures = PassFigures.Of(reader), ProcessId = processId, Duration = TimeSpan.FromSeconds(3) };
+
+    /// <summary>|calls × bytes per call − bytes| within the printed bounds of the two sides.</summary>
+    private static void AssertAddsUp(MethodCost row)
+    {
+        var product = row.Calls!.Value * row.BytesPerCall!.Value;
+        var bound = row.Bytes!.ErrorBound + (row.Calls.Value * row.BytesPerCall.ErrorBound) + (row.BytesPerCall.Value * row.Calls.ErrorBound);
+        Assert.True(Math.Abs(product - row.Bytes.Value) <= bound, $"{row.Calls.Value} × {row.BytesPerCall.Value} = {product} against {row.Bytes.Value} ± {bound}");
+    }
+
+    [Fact]
+    public void Attached_passes_take_a_rows_calls_from_the_allocation_samples_not_from_the_hop_pass_slice()
+    {
+        var methods = Methods();
+        // The allocation slice ran fast: 2,000 box samples (a 112 B box and a 32 B closure per call, sampled in proportion).
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < 2_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(Box, 112);
+        }
+        for (var i = 0; i < 570; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("Shop.Stock+<>c__DisplayClass4_0", 32);
+        }
+        // The hop slice, slowed by its own TPL events, counted far fewer calls than the allocation slice made.
+        var hops = new EventReader(methods);
+        for (var call = 0; call < 8_205; call++)
+        {
+            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
+        }
+
+        var report = Build(methods, SourceKind.Attach, StopReason.DurationElapsed,
+            Pass(MeasurementPasses.Allocations, allocations, 42), Pass(MeasurementPasses.Hops, hops, 42));
+
+        Assert.Equal(RowBasis.EachPass, report.RowBasis);
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "Shop.Stock.ReserveAsync");
+        Assert.Equal(row.SampledCalls, row.Calls);
+        Assert.Equal((FigureKind.Estimate, FigureSource.AllocationPass), (row.Calls!.Kind, row.Calls.Source));
+        // The hop pass's count stays its own slice's, exact there.
+        Assert.Equal((FigureKind.Exact, 8_205), (row.SuspendingCalls!.Kind, row.SuspendingCalls.Value));
+        Assert.True(row.Calls.Value > 10 * row.SuspendingCalls.Value);
+        AssertAddsUp(row);
+        Assert.Equal(1, row.Bytes!.Value / (row.Calls.Value * row.BytesPerCall!.Value), 9);
+    }
+
+    [Fact]
+    public void One_launched_run_counts_the_calls_exactly_and_its_bytes_are_bytes_per_call_times_them()
+    {
+        var methods = Methods();
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < 2_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(Box, 112);
+        }
+        var estimate = Assert.Single(Build(methods, SourceKind.Launch, StopReason.ProcessExited, Pass(MeasurementPasses.Allocations, allocations, 7)).Methods).Calls!;
+        var hops = new EventReader(methods);
+        var count = (int)Math.Round(estimate.Value);
+        for (var call = 0; call < count; call++)
+        {
+            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
+        }
+
+        var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
+            Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
+
+        Assert.Equal(RowBasis.Run, report.RowBasis);
+        var row = Assert.Single(report.Methods);
+        Assert.Equal((FigureKind.Exact, count), (row.Calls!.Kind, row.Calls.Value));
+        Assert.Equal(1, row.Bytes!.Value / (112.0 * count), 9);
+        AssertAddsUp(row);
+        Assert.DoesNotContain(report.Warnings, w => w.Code == "calls-disagree");
+    }
+
+    [Fact]
+    public void Samples_that_contradict_the_runs_exact_count_beyond_their_bound_are_not_its_calls_and_are_named()
+    {
+        var methods = Methods();
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < 2_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(Box, 112);
+        }
+        var hops = new EventReader(methods);
+        for (var call = 0; call < 500; call++) // 2,000 samples of 112 B stand for ~1.8 M calls ± 4 %, not 500
+        {
+            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
+        }
+
+        var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
+            Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
+
+        var row = Assert.Single(report.Methods);
+        Assert.Equal((FigureKind.Exact, 500), (row.Calls!.Kind, row.Calls.Value));
+        AssertAddsUp(row);
+        Assert.Contains("Shop.Stock.ReserveAsync", Assert.Single(report.Warnings, w => w.Code == "calls-disagree").Message);
+    }
+
+    [Fact]
+    public void A_stray_sample_does_not_make_a_once_called_method_big()
+    {
+        var methods = Methods();
+        // The costly method: 3,000 box samples. RunAsync ran once: one framework Task<int> sample (RunAsync is the only
+        // async method of the trace returning Task<int>), and, by chance, its own box sampled once.
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < 3_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(Box, 112);
+        }
+        allocations.Allocations.OnAllocationSampled("System.Threading.Tasks.Task`1[System.Int32]", 88);
+        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Demo.SampleMain+<RunAsync>d__0]", 104);
+        var hops = new EventReader(methods);
+        hops.Hops.OnOperationBegin(1, 1, "Async: <RunAsync>d__0");
+        for (var call = 0; call < 2_700_000; call++)
+        {
+            hops.Hops.OnOperationBegin(1, call + 2, "Async: <ReserveAsync>d__4");
+        }
+
+        var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
+            Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
+
+        var run = Assert.Single(report.Methods, m => m.MethodKey == "Demo.SampleMain.RunAsync");
+        Assert.Equal((FigureKind.Exact, 1), (run.Calls!.Kind, run.Calls.Value));
+        Assert.Equal(AllocationKind.StateMachineBox, Assert.Single(run.Allocations).Kind);
+        Assert.Equal(104, run.Bytes!.Value, 6); // one call's box, not a sample's weight (~100 KB)
+        Assert.True(run.ShareOfAsyncBytes < 1e-5, $"share {run.ShareOfAsyncBytes}");
+        var task = Assert.Single(report.UnattributedAllocations);
+        Assert.Equal(["Demo.SampleMain.RunAsync"], task.CandidateMethods);
+        Assert.Contains(report.Warnings, w => w.Code == "task-unattributed");
+        Assert.DoesNotContain(report.Warnings, w => w.Code == "task-attribution");
+    }
+
+    [Theory]
+    [InlineData(SourceKind.Launch, StopReason.ProcessExited, false, 1, 2, RowBasis.Run)]
+    [InlineData(SourceKind.Launch, StopReason.DurationElapsed, false, 1, 2, RowBasis.EachPass)] // cut by --duration: part of a run
+    [InlineData(SourceKind.Launch, StopReason.Canceled, false, 1, 2, RowBasis.EachPass)]
+    [InlineData(SourceKind.Launch, StopReason.ProcessExited, true, 1, 2, RowBasis.EachPass)] // a pass cut short
+    [InlineData(SourceKind.Attach, StopReason.DurationElapsed, false, 1, 1, RowBasis.EachPass)]
+    [InlineData(SourceKind.Attach, StopReason.ProcessExited, false, 1, 1, RowBasis.EachPass)]
+    [InlineData(SourceKind.TraceFile, StopReason.EndOfTrace, false, 1, 2, RowBasis.Run)] // a launched collect's traces
+    [InlineData(SourceKind.TraceFile, StopReason.EndOfTrace, false, 1, 1, RowBasis.EachPass)] // an attached collect's traces
+    [InlineData(SourceKind.TraceFile, StopReason.TraceTruncated, false, 1, 2, RowBasis.EachPass)]
+    public void The_basis_is_one_run_only_when_every_pass_ran_the_command_whole(SourceKind source, StopReason stop, bool cutShort, int firstProcess, int secondProcess, RowBasis basis)
+    {
+        var passes = new[]
+        {
+            new PassResult { Pass = MeasurementPasses.Allocations, Figures = new PassFigures(), ProcessId = firstProcess },
+            new PassResult { Pass = MeasurementPasses.Hops, Figures = new PassFigures(), ProcessId = secondProcess, CutShort = cutShort },
+        };
+
+        Assert.Equal(basis, RowCombination.BasisOf(source, passes, stop));
+    }
+
+    [Theory]
+    [InlineData("System.Threading.Tasks.Task`1[System.Int32]", true)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Boolean]", true)]
+    [InlineData("System.Threading.Tasks.Task`1[System.String]", true)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Byte[]]", true)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Net.Http.HttpResponseMessage]", true)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Decimal]", false)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Guid]", false)]
+    [InlineData("System.Threading.Tasks.Task`1[Shop.Order]", false)]
+    [InlineData("System.Threading.Tasks.Task`1[System.Collections.Generic.List`1[Shop.Order]]", true)]
+    public void A_Task_of_a_type_the_frameworks_own_methods_return_is_framework_shaped(string typeName, bool frameworkShaped)
+        => Assert.Equal(frameworkShaped, AllocationClassifier.IsFrameworkShapedTask(typeName));
+}
