@@ -112,7 +112,8 @@ internal sealed class Comparison
     /// <summary>
     /// What changed, in one sentence: each cost (async-method bytes, hops) that changed beyond doubt
     /// (<see cref="FigureDifference.IsChange"/>), as "N× fewer" or "N× more"; the others are named as unchanged within the
-    /// noise, never as a change. Context switches are named as shown, not judged. Per second of recording, no verdict at all.
+    /// noise, never as a change. Voluntary context switches that differ by the run-to-run tolerance are named as a count that
+    /// load moves, not as a change beyond a bound. Per second of recording, no verdict at all.
     /// </summary>
     public string Summary()
     {
@@ -155,17 +156,26 @@ internal sealed class Comparison
 
         var tolerance = Numbers.Percent(FigureDifference.RunToRunTolerance).Replace(".0 ", " ", StringComparison.Ordinal);
         var noChange = $"no change beyond the noise or {tolerance} in {JoinAnd(unchanged)}";
+        // Voluntary switches (threads blocking) are what a sync-over-async fix changes, but no bound says how far load moves them.
+        var switches = Figures.FirstOrDefault(f => f.Key == "voluntaryContextSwitches")?.Difference;
+        var switchChange = switches is { Ratio: { } switchRatio } && Math.Abs(switchRatio - 1) >= FigureDifference.RunToRunTolerance
+            ? $"{Factor(switchRatio, switches)} voluntary context switches (threads blocking){per}"
+            : null;
+        const string LoadDependent = "a count that moves with the machine's load, not a cost with a bound (rerun both to confirm)";
         var sentence = changed.Count > 0
-            ? $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound" + (unchanged.Count > 0 ? "; " + noChange : "")
+            ? $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound"
+                + (switchChange is null ? "" : $"; it also makes {switchChange}, {LoadDependent}")
+                + (unchanged.Count > 0 ? "; " + noChange : "")
+            : switchChange is not null ? $"{after} makes {switchChange} than {before}, {LoadDependent}" + (unchanged.Count > 0 ? "; " + noChange : "")
             : unchanged.Count > 0 ? $"{after} and {before} show {noChange}" : $"{after} and {before} have no costs to compare";
         if (incomparable.Count > 0)
         {
             sentence += $"; {JoinAnd(incomparable)} come from different passes and are not compared";
         }
 
-        if (Figures.Any(f => f.LoadDependent && f.Difference is not null))
+        if (switches is not null && switchChange is null)
         {
-            sentence += "; context switches move with the machine's load and are shown, not judged";
+            sentence += $"; context switches, a count that moves with the machine's load, differ by less than {tolerance}";
         }
 
         return sentence + ".";

@@ -132,6 +132,11 @@ internal static class ReportDocument
         }
 
         lines.Add($"Recorded: {Numbers.Duration(report.Duration)}; stopped: {StopReasonText(report.StopReason)}" + (report.CutShort ? " (cut short: figures cover only what was gathered)" : ""));
+        if (RowBasisLine(report) is { } basis)
+        {
+            lines.Add(basis);
+        }
+
         foreach (var pass in report.Passes)
         {
             lines.Add($"Pass {PassName(pass.Pass)}: {Numbers.Duration(pass.Duration)}, {Numbers.Count(pass.Events)} events, {Numbers.Bytes(pass.Bytes)}"
@@ -154,6 +159,24 @@ internal static class ReportDocument
         return lines;
     }
 
+    /// <summary>What the rows count, when more than one pass fed them.</summary>
+    private static string? RowBasisLine(AsyncCostReport report)
+    {
+        var allocations = report.Passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations);
+        var hops = report.Passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
+        if (allocations is null || hops is null)
+        {
+            return null;
+        }
+
+        return report.RowBasis == RowBasis.Run
+            ? "Rows: one run of the command (each pass ran it whole): calls counted by the hop pass, total bytes = bytes/call x calls"
+            : $"Rows: calls and bytes over the allocation pass's {Seconds(allocations.Duration)}; hops/call from the hop pass's "
+                + Seconds(hops.Duration + (hops.Unrecorded ?? TimeSpan.Zero));
+
+        static string Seconds(TimeSpan time) => time.TotalSeconds.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture) + " s";
+    }
+
     private static TextTable Methods(AsyncCostReport report, bool allMethods)
     {
         var table = new TextTable("Async methods, most costly first",
@@ -163,9 +186,10 @@ internal static class ReportDocument
         ])
         {
             Note = "~ marks an estimate from allocation samples, with its error bound (95 %); figures without ~ are exact counts. "
-                + "Calls are counted exactly by the hop pass where it saw every call, else estimated; bytes and objects come from the "
-                + "allocation pass (TPL events off), hops per suspending call from the hop pass. Calls that complete synchronously "
-                + "without allocating are invisible to EventPipe."
+                + "Calls x bytes/call = total bytes within the bounds: on one launched run, calls are counted exactly by the hop pass "
+                + "where it saw every call; attached, they are estimated from the allocation pass, the time the bytes were sampled in. "
+                + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. Calls "
+                + "that complete synchronously without allocating are invisible to EventPipe."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
                     : ""),
@@ -235,8 +259,8 @@ internal static class ReportDocument
         AddFigure("Monitor lock contentions", totals.LockContentions, Numbers.Count);
         AddPlain("Max thread-pool queue length", totals.MaxThreadPoolQueueLength, "counters");
         AddPlain("Max thread-pool threads", totals.MaxThreadPoolThreads, "counters");
-        AddPlain("Voluntary context switches", totals.VoluntaryContextSwitches, "/proc");
-        AddPlain("Involuntary context switches", totals.InvoluntaryContextSwitches, "/proc");
+        AddPlain("Voluntary context switches", totals.VoluntaryContextSwitches, "/proc, load-dependent");
+        AddPlain("Involuntary context switches", totals.InvoluntaryContextSwitches, "/proc, load-dependent");
         return table;
 
         void AddFigure(string name, Figure? figure, Func<double, string> format)
@@ -261,7 +285,8 @@ internal static class ReportDocument
         var table = new TextTable("Context switches by thread class",
             [new("Threads", ColumnAlignment.Left), new("Count"), new("Voluntary"), new("Involuntary"), new("Voluntary share")])
         {
-            Note = "Voluntary: the thread blocked (waits, sleeps, I/O). Involuntary: it was preempted.",
+            Note = "Voluntary: the thread blocked (waits, sleeps, I/O). Involuntary: it was preempted. Counts that move with the "
+                + "machine's load (other processes take the cores), not costs with a bound.",
         };
         foreach (var group in report.Threads.GroupBy(t => t.ThreadClass).OrderByDescending(g => g.Sum(t => t.Voluntary + t.Involuntary)))
         {

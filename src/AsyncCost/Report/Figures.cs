@@ -357,10 +357,13 @@ public sealed class ProcessTotals
     /// <summary>Largest thread-pool thread count seen.</summary>
     public double? MaxThreadPoolThreads { get; init; }
 
-    /// <summary>Voluntary context switches over all threads (blocking: waits, sleeps, I/O).</summary>
+    /// <summary>Voluntary context switches over all threads (blocking: waits, sleeps, I/O): a count that moves with the
+    /// machine's load (a thread that spins before blocking blocks less on idle cores), not a cost with a bound.</summary>
+    [Description("Voluntary context switches over all threads (/proc): a count that moves with the machine's load, not a cost with an error bound.")]
     public long? VoluntaryContextSwitches { get; init; }
 
-    /// <summary>Involuntary context switches over all threads (preemption).</summary>
+    /// <summary>Involuntary context switches over all threads (preemption): they move with the machine's load.</summary>
+    [Description("Involuntary context switches over all threads (/proc, preemption): a count that moves with the machine's load, not a cost with an error bound.")]
     public long? InvoluntaryContextSwitches { get; init; }
 
     /// <summary>Thread-pool continuations queued (hop pass), all methods together.</summary>
