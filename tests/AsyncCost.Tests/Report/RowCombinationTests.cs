@@ -20,6 +20,28 @@ public class RowCombinationTests
         return methods;
     }
 
+    /// <summary>An allocation pass's stream with <paramref name="count"/> samples of ReserveAsync's 112 B box.</summary>
+    private static EventReader BoxSamples(MethodCatalog methods, int count)
+    {
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < count; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(Box, 112);
+        }
+        return allocations;
+    }
+
+    /// <summary>A hop pass's stream that saw ReserveAsync suspend <paramref name="calls"/> times.</summary>
+    private static EventReader SuspendingCalls(MethodCatalog methods, int calls)
+    {
+        var hops = new EventReader(methods);
+        for (var call = 0; call < calls; call++)
+        {
+            hops.Hops.OnOperationBegin(1, call + 2, "Async: <ReserveAsync>d__4");
+        }
+        return hops;
+    }
+
     private static AsyncCostReport Build(MethodCatalog methods, SourceKind source, StopReason stop, params PassResult[] passes)
         => new ReportBuilder(methods).Build(new ReportSource { Kind = source }, passes, [], stop, cutShort: false, []);
 
@@ -39,21 +61,13 @@ public class RowCombinationTests
     {
         var methods = Methods();
         // The allocation slice ran fast: 2,000 box samples (a 112 B box and a 32 B closure per call, sampled in proportion).
-        var allocations = new EventReader(methods);
-        for (var i = 0; i < 2_000; i++)
-        {
-            allocations.Allocations.OnAllocationSampled(Box, 112);
-        }
+        var allocations = BoxSamples(methods, 2_000);
         for (var i = 0; i < 570; i++)
         {
             allocations.Allocations.OnAllocationSampled("Shop.Stock+<>c__DisplayClass4_0", 32);
         }
         // The hop slice, slowed by its own TPL events, counted far fewer calls than the allocation slice made.
-        var hops = new EventReader(methods);
-        for (var call = 0; call < 8_205; call++)
-        {
-            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
-        }
+        var hops = SuspendingCalls(methods, 8_205);
 
         var report = Build(methods, SourceKind.Attach, StopReason.DurationElapsed,
             Pass(MeasurementPasses.Allocations, allocations, 42), Pass(MeasurementPasses.Hops, hops, 42));
@@ -73,18 +87,10 @@ public class RowCombinationTests
     public void One_launched_run_counts_the_calls_exactly_and_its_bytes_are_bytes_per_call_times_them()
     {
         var methods = Methods();
-        var allocations = new EventReader(methods);
-        for (var i = 0; i < 2_000; i++)
-        {
-            allocations.Allocations.OnAllocationSampled(Box, 112);
-        }
+        var allocations = BoxSamples(methods, 2_000);
         var estimate = Assert.Single(Build(methods, SourceKind.Launch, StopReason.ProcessExited, Pass(MeasurementPasses.Allocations, allocations, 7)).Methods).Calls!;
-        var hops = new EventReader(methods);
         var count = (int)Math.Round(estimate.Value);
-        for (var call = 0; call < count; call++)
-        {
-            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
-        }
+        var hops = SuspendingCalls(methods, count);
 
         var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
             Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
@@ -101,16 +107,8 @@ public class RowCombinationTests
     public void Samples_that_contradict_the_runs_exact_count_beyond_their_bound_are_not_its_calls_and_are_named()
     {
         var methods = Methods();
-        var allocations = new EventReader(methods);
-        for (var i = 0; i < 2_000; i++)
-        {
-            allocations.Allocations.OnAllocationSampled(Box, 112);
-        }
-        var hops = new EventReader(methods);
-        for (var call = 0; call < 500; call++) // 2,000 samples of 112 B stand for ~1.8 M calls ± 4 %, not 500
-        {
-            hops.Hops.OnOperationBegin(1, call + 1, "Async: <ReserveAsync>d__4");
-        }
+        var allocations = BoxSamples(methods, 2_000);
+        var hops = SuspendingCalls(methods, 500); // 2,000 samples of 112 B stand for ~1.8 M calls ± 4 %, not 500
 
         var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
             Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
@@ -127,19 +125,11 @@ public class RowCombinationTests
         var methods = Methods();
         // The costly method: 3,000 box samples. RunAsync ran once: one framework Task<int> sample (RunAsync is the only
         // async method of the trace returning Task<int>), and, by chance, its own box sampled once.
-        var allocations = new EventReader(methods);
-        for (var i = 0; i < 3_000; i++)
-        {
-            allocations.Allocations.OnAllocationSampled(Box, 112);
-        }
+        var allocations = BoxSamples(methods, 3_000);
         allocations.Allocations.OnAllocationSampled("System.Threading.Tasks.Task`1[System.Int32]", 88);
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Demo.SampleMain+<RunAsync>d__0]", 104);
-        var hops = new EventReader(methods);
+        var hops = SuspendingCalls(methods, 2_700_000);
         hops.Hops.OnOperationBegin(1, 1, "Async: <RunAsync>d__0");
-        for (var call = 0; call < 2_700_000; call++)
-        {
-            hops.Hops.OnOperationBegin(1, call + 2, "Async: <ReserveAsync>d__4");
-        }
 
         var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
             Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
