@@ -192,16 +192,18 @@ internal sealed class Comparison
         static string Times(double factor) => factor.ToString(factor >= 100 ? "N0" : "0.0", CultureInfo.InvariantCulture) + "×";
     }
 
+    /// <summary>What the figures count, as a heading: "Before and after, per operation (400 operations each)".</summary>
+    public string Title => Basis switch
+    {
+        ComparisonBasis.PerOperation => $"Before and after, per operation ({Numbers.Count(Operations!.Value)} operations each)",
+        ComparisonBasis.PerRun => "Before and after, per run of the launched command",
+        _ => "Before and after, per second of recording",
+    };
+
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
     {
-        var title = Basis switch
-        {
-            ComparisonBasis.PerOperation => $"Before and after, per operation ({Numbers.Count(Operations!.Value)} operations each)",
-            ComparisonBasis.PerRun => "Before and after, per run of the launched command",
-            _ => "Before and after, per second of recording",
-        };
-        var table = new TextTable(title, [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
+        var table = new TextTable(Title, [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
         {
             Note = "~ marks an estimate with its error bound (95 %); ≈ marks a difference within the noise (the two bounds overlap), "
                 + "which is no evidence of a change. Allocated bytes are the whole process's (startup included); async-method bytes come "

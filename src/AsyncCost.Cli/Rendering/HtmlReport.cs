@@ -58,7 +58,7 @@ internal static class HtmlReport
         page.Paragraph(comparison.Summary(), "verdict");
         page.List([$"Before: {comparison.BeforeName}", $"After: {comparison.AfterName}"], "meta");
         var html = new StringBuilder();
-        html.Append("<section><h2>Before and after").Append(comparison.Operations is { } ops ? $", per operation ({Numbers.Count(ops)} operations each)" : "")
+        html.Append("<section><h2>").Append(HtmlPage.Encode(comparison.Title))
             .Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
             .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
             .Append(HtmlPage.Header("After/Before", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
@@ -68,6 +68,7 @@ internal static class HtmlReport
             var (tag, label) = difference switch
             {
                 null => ("", ""),
+                _ when figure.LoadDependent => ("noise", "moves with the machine's load: not judged"),
                 { Comparable: false } => ("noise", "passes differ: not compared"),
                 { IsChange: true } => ("change", "changed beyond the noise"),
                 _ => ("noise", "within the noise"),

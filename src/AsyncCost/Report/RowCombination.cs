@@ -64,11 +64,18 @@ internal static class RowCombination
     private static string Disagreement(Figure estimate, double count, string counted) => string.Create(CultureInfo.InvariantCulture,
         $"the hop pass {counted} {count:N0} call(s), the allocation samples estimate {estimate.Value:N0} ± {estimate.ErrorBound:N0}");
 
-    private static Figure? Times(Figure? perCall, double calls) => perCall is null ? null : perCall with
+    /// <summary>A per-call figure times the exact calls. Its bound is the ratio's times the calls, but never under what n
+    /// samples can miss: a kind of allocation none of them hit is, at 95 %, under 3/n of the bytes (the rule of three), which
+    /// the ratio's bound does not see when every sample is one size.</summary>
+    private static Figure? Times(Figure? perCall, double calls)
     {
-        Value = perCall.Value * calls,
-        ErrorBound = perCall.ErrorBound * calls,
-    };
+        if (perCall is null)
+        {
+            return null;
+        }
+        var value = perCall.Value * calls;
+        return perCall with { Value = value, ErrorBound = Math.Max(perCall.ErrorBound * calls, value * 3.0 / Math.Max(perCall.Samples, 1)) };
+    }
 }
 
 /// <summary>One method's figures from each pass, before they are combined into a row.</summary>
