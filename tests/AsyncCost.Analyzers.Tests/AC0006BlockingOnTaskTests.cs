@@ -16,6 +16,14 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             int M(Func<Task<int>> start) => start().[|Result|];
             async Task<int> Caller(Func<Task<int>> start) { await Task.Yield(); return M(start) + M(start); }
             """ },
+        { "WaitHandle.WaitAny picked another handle than the task's", """
+            int Pump(Task<int> read, WaitHandle closed)
+            {
+                var handle = ((IAsyncResult)read).AsyncWaitHandle;
+                if (WaitHandle.WaitAny(new[] { handle, closed }) == 1) { return read.GetAwaiter().[|GetResult|](); }
+                return -1;
+            }
+            """ },
         { "a helper whose only work is to block on the task it is given: each call is the blocking, once per task", """
             int M(Task<int> t) => t.Result;
             async Task<int> Caller(Task<int> t, Task<int> u) { await Task.Yield(); await u; return [|M|](t) + M(t) + M(u); }
@@ -423,6 +431,17 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             public int Read(System.IO.Stream stream, byte[] buffer) => ReadAsync(IOBehavior.Synchronous, stream, buffer).GetAwaiter().GetResult();
             static ValueTask<int> ReadAsync(IOBehavior io, System.IO.Stream stream, byte[] buffer) =>
                 io == IOBehavior.Asynchronous ? new ValueTask<int>(stream.ReadAsync(buffer, 0, buffer.Length)) : new ValueTask<int>(stream.Read(buffer, 0, buffer.Length));
+            """ },
+        { "the task's own AsyncWaitHandle: picked by WaitHandle.WaitAny, waited for, or waited for within a timeout", """
+            int Pump(System.IO.Stream input, byte[] buffer, WaitHandle closed)
+            {
+                var read = input.ReadAsync(buffer, 0, buffer.Length);
+                var handle = ((IAsyncResult)read).AsyncWaitHandle;
+                if (WaitHandle.WaitAny(new[] { handle, closed }) == 0) { return read.GetAwaiter().GetResult(); }
+                return -1;
+            }
+            int Within(Task<int> pending) => ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(100) ? pending.Result : -1;
+            int Joined(Task<int> pending) { ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(); return pending.Result; }
             """ },
         { "a TryX returning only completed tasks or null, with the bool async fallback", """
             static readonly Task<bool> Ready = Task.FromResult(true);

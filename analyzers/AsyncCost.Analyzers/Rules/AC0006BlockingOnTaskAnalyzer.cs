@@ -535,6 +535,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private readonly Dictionary<ISymbol, TaskReference> _awaiterLocals = new(SymbolEqualityComparer.Default);
         // Locals holding a task's status (`TaskStatus status = task.Status;`), with the task.
         private readonly Dictionary<ISymbol, TaskReference> _statusLocals = new(SymbolEqualityComparer.Default);
+        // Locals holding a task's wait handle (`var handle = ((IAsyncResult)task).AsyncWaitHandle;`), with the task.
+        private readonly Dictionary<ISymbol, TaskReference> _waitHandleLocals = new(SymbolEqualityComparer.Default);
 
         public BlockFacts(Types types, IOperation body)
         {
@@ -606,6 +608,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                         }
                     }
                     break;
+                case "WaitOne" when WaitTimeouts.Of(invocation, _types.TimeSpan) == WaitTimeouts.Kind.None && TaskOfWaitHandle(invocation.Instance) is { } signalledBy:
+                    _evidence.Add(new Evidence(signalledBy, invocation));
+                    break;
                 case "Wait" or "WaitOne" when WaitTimeouts.Of(invocation, _types.TimeSpan) == WaitTimeouts.Kind.None && TaskReference.Of(invocation.Instance) is { } waited:
                     foreach (var (signalled, completed) in _completionSignals)
                     {
@@ -651,6 +656,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             if (variable is ILocalSymbol && stripped is IInvocationOperation { TargetMethod.Name: "GetAwaiter" } && TaskReference.Of(_types.TaskBehindAwaiter(stripped)) is { } awaited)
             {
                 _awaiterLocals[variable] = awaited;
+            }
+            if (variable is ILocalSymbol && TaskOfWaitHandle(stripped) is { } signalledBy)
+            {
+                _waitHandleLocals[variable] = signalledBy;
             }
             if (variable is ILocalSymbol && StatusOf(stripped) is { } task)
             {
@@ -704,10 +713,16 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 case IInvocationOperation { TargetMethod: { Name: "Wait", IsStatic: false, ReturnType.SpecialType: SpecialType.System_Boolean } method, Instance: { } waited }
                     when value && _types.Async.IsTask(method.ContainingType):
                     return task.Equals(TaskReference.Of(_types.Underlying(waited)));
+                // `handle.WaitOne(timeout)` returned true, where the handle is the task's own AsyncWaitHandle.
+                case IInvocationOperation { TargetMethod.Name: "WaitOne", Instance: { } handle } when value:
+                    return task.Equals(TaskOfWaitHandle(handle));
                 // `TryWait(t)` returned true, where the helper is `bool TryWait(Task t) => t.Wait(timeout);`.
                 case IInvocationOperation { TargetMethod.ReturnType.SpecialType: SpecialType.System_Boolean } helper when value:
                     return helper.Arguments.FirstOrDefault(a => task.Equals(TaskReference.Of(_types.Underlying(a.Value)))) is { Parameter: { } passedTo }
                         && SymbolEqualityComparer.Default.Equals(_types.TimedWaitParameter(helper.TargetMethod), passedTo.OriginalDefinition);
+                // `WaitHandle.WaitAny(new[] { ((IAsyncResult)task).AsyncWaitHandle, other }) == 0`: the handle at that index was set.
+                case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals } indexOf when value && SignalledByWaitAny(indexOf) is { } signalled:
+                    return task.Equals(signalled);
                 case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
                     var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
                     return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
@@ -736,6 +751,28 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 default:
                     return false;
             }
+        }
+
+        // The task whose AsyncWaitHandle this is: `((IAsyncResult)task).AsyncWaitHandle`, or a local that holds it.
+        private TaskReference? TaskOfWaitHandle(IOperation? handle) => TaskReference.Strip(handle) switch
+        {
+            ILocalReferenceOperation { Local: var local } when _waitHandleLocals.TryGetValue(local, out var held)
+                && _assignments.Count(a => SymbolEqualityComparer.Default.Equals(a.Variable, local)) == 1 => held,
+            IPropertyReferenceOperation { Property: { Name: "AsyncWaitHandle", ContainingType.Name: nameof(IAsyncResult) }, Instance: { } result }
+                when _types.Async.IsTask(TaskReference.Strip(result)!.Type) => TaskReference.Of(_types.Underlying(result)),
+            _ => null,
+        };
+
+        private TaskReference? SignalledByWaitAny(IBinaryOperation comparison)
+        {
+            var (call, index) = (TaskReference.Strip(comparison.LeftOperand), comparison.RightOperand.ConstantValue) is ({ } left, { HasValue: true, Value: int right })
+                ? (left, right)
+                : (TaskReference.Strip(comparison.RightOperand)!, comparison.LeftOperand.ConstantValue is { HasValue: true, Value: int leftIndex } ? leftIndex : -1);
+            return call is IInvocationOperation { TargetMethod: { Name: "WaitAny", IsStatic: true, ContainingType.Name: "WaitHandle" } waitAny } invocation
+                && index >= 0 && invocation.Arguments.Length > 0
+                && Elements(invocation.Arguments[0].Value)?.ElementAtOrDefault(index) is { } handle
+                    ? TaskOfWaitHandle(handle)
+                    : null;
         }
 
         // `t.Status`, or a local that holds it and is never assigned again.
