@@ -25,6 +25,7 @@ internal enum ExitCode
     FindingsFileNotFound = 22,
     FindingsFileInvalid = 23,
     ReportFileInvalid = 24,
+    NoRuntimeStarted = 25,
 }
 
 /// <summary>What each exit code means, for --help and docs/json-and-exit-codes.md (one place).</summary>
@@ -37,7 +38,7 @@ internal static class ExitCodes
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
         (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),
-        (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port (one that exited with a code other than 0 first gives that code)."),
+        (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
         (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0."),
         (ExitCode.AccessDenied, "The process belongs to another user, or reading its /proc entry was denied."),
         (ExitCode.CommandNotFound, "The command to launch was not found or is not executable."),
@@ -51,6 +52,7 @@ internal static class ExitCodes
         (ExitCode.FindingsFileNotFound, "The analyzer findings file (--sarif) does not exist."),
         (ExitCode.FindingsFileInvalid, "The analyzer findings file (--sarif) is not a SARIF log."),
         (ExitCode.ReportFileInvalid, "A report given to 'compare' is missing or is not a JSON report of this tool."),
+        (ExitCode.NoRuntimeStarted, "The launched command exited before a .NET runtime started in it (the message gives its own exit code): nothing was measured, with or without --duration."),
     ];
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch

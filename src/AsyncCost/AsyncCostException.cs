@@ -67,7 +67,8 @@ public sealed class ProcessNotFoundException(int processId)
 public sealed class NotDotNetProcessException(string message, Exception? innerException = null)
     : AsyncCostException(message, innerException)
 {
-    /// <summary>The launched command's own exit code, when it exited before a .NET runtime started in it.</summary>
+    /// <summary>The launched command's own exit code, when it exited before a .NET runtime started in it (the CLI's exit code
+    /// is then 25, whatever this is: the command failed before anything could be measured).</summary>
     public int? CommandExitCode { get; init; }
 
     /// <inheritdoc/>
@@ -92,15 +93,17 @@ public sealed class AccessDeniedException : AsyncCostException
     /// <summary>Reading <paramref name="procFile"/> was refused (permission denied), so whether the process can be traced is unknown.</summary>
     public AccessDeniedException(int processId, string procFile, string? owner)
         : base($"Permission denied reading {procFile}{(owner is null ? "" : $" (process {processId} runs as {owner})")}: "
-            + "cannot tell whether it is a .NET process; run as its user or as root.") { }
+            + "cannot tell whether it is a .NET process; " + (Environment.IsPrivilegedProcess
+                ? "this tool already runs as root, so something else denies it (a container without CAP_SYS_PTRACE, a security module, or a /proc mounted with hidepid)."
+                : "run as its user or as root.")) { }
 
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.AccessDenied;
 }
 
 /// <summary>A launched command does not exist or cannot be executed.</summary>
-public sealed class CommandNotFoundException(string fileName, Exception? innerException = null)
-    : AsyncCostException($"Command not found or not executable: {fileName}", innerException)
+public sealed class CommandNotFoundException(string fileName, Exception? innerException = null, string? why = null)
+    : AsyncCostException(why ?? $"Command not found or not executable: {fileName}", innerException)
 {
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.CommandNotFound;

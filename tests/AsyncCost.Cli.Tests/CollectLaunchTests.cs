@@ -143,6 +143,7 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         Assert.Equal(StopReason.Canceled, report.StopReason);
         Assert.Equal([MeasurementPasses.Allocations], report.Passes.Select(p => p.Pass));
         ReportAssertions.YieldRow(report);
+        Assert.Contains(report.Warnings, w => w.Code == "passes-not-run" && w.Message.Contains("the hops pass never ran", StringComparison.Ordinal));
     }
 }
 
@@ -169,6 +170,10 @@ public sealed class CollectLaunchDurationTests
         Assert.Equal(MeasurementPasses.Allocations, report.Passes[0].Pass);
         Assert.All(report.Passes, pass => Assert.InRange(pass.Duration.TotalSeconds, 2.5, 4.0));
         Assert.Contains(report.Warnings, w => w.Code == "launched-per-pass");
+        // The duration, not the command, ended each launch: the report says so.
+        Assert.True(report.CutShort);
+        Assert.All(report.Passes, pass => Assert.True(pass.CutShort));
+        Assert.Contains(report.Warnings, w => w.Code == "duration-ended-command");
         var text = await ChildProcess.RunToolAsync(["report", .. report.Source.TraceFiles]);
         Assert.DoesNotContain("Exit code: 137", text.StandardOutput, StringComparison.Ordinal);
 

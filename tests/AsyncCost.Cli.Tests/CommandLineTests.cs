@@ -62,6 +62,8 @@ public sealed class CommandLineTests
     [InlineData("monitor needs exactly one target", "monitor")]
     [InlineData("Argument 'gc' not recognized", "providers", "--pass", "gc")]
     [InlineData("Argument 'perfview' not recognized", "providers", "--for", "perfview")]
+    [InlineData("-p/--process-id: 'abc' is not a process id", "collect", "-p", "abc")]
+    [InlineData("-p/--process-id: '-3' is not a process id", "monitor", "-p", "-3")]
     [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "0")]
     [InlineData("--hop-duty must be more than 0 and at most 1", "collect", "-p", "1", "--hop-duty", "1.5")]
     [InlineData("--operations: the operation count must be a positive whole number", "compare", "a.json", "b.json", "--operations", "0")]

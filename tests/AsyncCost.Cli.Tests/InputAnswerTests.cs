@@ -112,21 +112,47 @@ public sealed class InputAnswerTests
         }
     }
 
-    [Fact]
-    public async Task A_launched_command_that_fails_before_its_runtime_starts_gives_its_own_exit_code()
+    [Theory]
+    [InlineData(null)]
+    [InlineData("00:00:02")]
+    public async Task A_launched_command_that_fails_before_its_runtime_starts_gets_exit_code_25_with_or_without_a_duration(string? duration)
     {
-        var result = await ChildProcess.RunToolAsync("collect", "--", "bash", "-c", "exit 3");
+        var result = await ChildProcess.RunToolAsync(["collect", .. DurationOption(duration), "--", "bash", "-c", "exit 3"]);
 
-        Expect.OneLineError(result, 3, "exited with code 3 before a .NET runtime started");
+        Expect.OneLineError(result, 25, "bash exited with code 3 before a .NET runtime started");
+        Assert.Equal("", result.StandardOutput);
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("00:00:02")]
+    public async Task Dotnet_given_an_app_that_is_not_there_is_refused_before_anything_runs(string? duration)
+    {
+        // The muxer would hand "such.dll" to the SDK as a command: the SDK's runtime, not an app, would be measured.
+        var result = await ChildProcess.RunToolAsync(["collect", .. DurationOption(duration), "--", "dotnet", "/no/such.dll"]);
+
+        Expect.OneLineError(result, 14, "/no/such.dll does not exist");
+        Assert.Equal("", result.StandardOutput);
     }
 
     [Fact]
-    public async Task A_launched_dotnet_command_that_fails_gives_its_code_and_a_line_saying_whose_it_is()
+    public async Task An_output_folder_used_again_keeps_no_report_of_the_earlier_run()
     {
-        var result = await ChildProcess.RunToolAsync("collect", "--passes", "allocations", "--", "dotnet", "/no/such.dll");
+        using var directory = new TemporaryDirectory("asynccost-reused-");
+        string[] launch = ["--passes", "allocations", "--", "dotnet", Repository.WorkloadDll, "yield", "1000"];
 
-        Expect.OneLineError(result, 1, "'dotnet /no/such.dll' exited with code 1; this is its exit code");
+        var first = await ChildProcess.RunToolAsync(["collect", "-o", directory.Path, .. launch]);
+        Assert.True(first.ExitCode == 0, first.ToString());
+        Assert.True(File.Exists(directory.File("asynccost.txt")));
+        var second = await ChildProcess.RunToolAsync(["collect", "-o", directory.Path, "--format", "markdown", .. launch]);
+
+        Assert.True(second.ExitCode == 0, second.ToString());
+        Assert.False(File.Exists(directory.File("asynccost.txt")), "the first run's table report is still there");
+        Assert.True(File.Exists(directory.File("asynccost.md")));
+        Assert.True(File.Exists(directory.File("asynccost.json")));
     }
+
+    private static string[] DurationOption(string? duration) => duration is null ? [] : ["--duration", duration];
 
     [Fact]
     public async Task Diagnostics_IPC_off_says_so_not_that_it_is_not_dotnet()

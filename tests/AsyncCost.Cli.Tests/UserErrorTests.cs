@@ -1,5 +1,6 @@
 using System.Globalization;
 using AsyncCost.Cli.Tests.Infrastructure;
+using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Tests;
 
@@ -32,6 +33,49 @@ public sealed class UserErrorTests
         var result = await ChildProcess.RunToolAsync("collect", "-p", sleeper.IdText);
 
         Expect.OneLineError(result, 11, sleeper.IdText);
+    }
+
+    [Fact]
+    public async Task A_dotnet_process_started_with_another_tmpdir_is_listed_by_ps_and_attached_through_its_own_socket()
+    {
+        using var otherTemp = new TemporaryDirectory("asynccost-tmpdir-");
+        using var workload = ChildProcess.StartWorkload(new Dictionary<string, string> { ["TMPDIR"] = otherTemp.Path }, "yield", "20000", "--wait", "--linger");
+        await workload.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+        Assert.NotEmpty(Directory.GetFiles(otherTemp.Path, $"dotnet-diagnostic-{workload.IdText}-*-socket"));
+
+        var ps = await ChildProcess.RunToolAsync("ps");
+        var collect = await ChildProcess.RunToolAsync("collect", "-p", workload.IdText, "--passes", "allocations", "--duration", "00:00:01", "--format", "json");
+
+        Assert.True(ps.ExitCode == 0, ps.ToString());
+        Assert.Contains(ps.StandardOutput.Split('\n'), line => line.TrimStart().StartsWith(workload.IdText + " ", StringComparison.Ordinal));
+        Assert.True(collect.ExitCode == 0, collect.ToString());
+        Assert.Equal(workload.Id, AsyncCostReportJson.Deserialize(collect.StandardOutput).Source.ProcessId);
+    }
+
+    [Fact]
+    public async Task Foreign_json_given_to_compare_is_24_and_names_no_internal_type()
+    {
+        using var directory = new TemporaryDirectory("asynccost-foreign-");
+        var foreign = directory.File("package.json");
+        await File.WriteAllTextAsync(foreign, """{ "name": "left-pad", "version": "1.3.0" }""");
+
+        var result = await ChildProcess.RunToolAsync("compare", foreign, foreign);
+
+        Expect.OneLineError(result, 24, "it is JSON, but not a report of this tool");
+        Assert.DoesNotContain("AsyncCost.Report", result.StandardError, StringComparison.Ordinal);
+        Assert.DoesNotContain("AsyncCostReport", result.StandardError, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_empty_trace_is_16_and_called_empty()
+    {
+        using var directory = new TemporaryDirectory("asynccost-empty-");
+        var empty = directory.File("run.nettrace");
+        await File.WriteAllBytesAsync(empty, []);
+
+        var result = await ChildProcess.RunToolAsync("report", empty);
+
+        Expect.OneLineError(result, 16, $"{empty} is empty (0 bytes)");
     }
 
     [Fact]

@@ -60,11 +60,10 @@ internal static class CliApp
             // Ctrl+C and SIGTERM are handled by the commands (StopSignal), so a stop is clean rather than a forced exit.
             return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }).ConfigureAwait(false);
         }
-        catch (NotDotNetProcessException e) when (e.CommandExitCode is > 0 and var commandExitCode)
+        catch (NotDotNetProcessException e) when (e.CommandExitCode is not null)
         {
-            // A launched command that failed before its runtime started: scripts get its own code, as when it runs.
-            Fail(ExitCode.NotDotNetProcess, e.Message);
-            return commandExitCode;
+            // A launched command that failed before its runtime started: a code of its own, never 0 nor the "bug" code 1.
+            return Fail(ExitCode.NoRuntimeStarted, e.Message);
         }
         catch (AsyncCostException e)
         {

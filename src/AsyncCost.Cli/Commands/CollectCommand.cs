@@ -23,6 +23,7 @@ internal static class CollectCommand
             ExitCode.Success, ExitCode.UsageError, ExitCode.ProcessNotFound, ExitCode.NotDotNetProcess, ExitCode.DiagnosticsDisabled,
             ExitCode.AccessDenied, ExitCode.CommandNotFound, ExitCode.OutputNotWritable, ExitCode.RuntimeTooOld, ExitCode.ProcessExited,
             ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName, ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
+            ExitCode.NoRuntimeStarted,
         ]);
 
     public static Command Create()
@@ -39,16 +40,17 @@ internal static class CollectCommand
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
         var wide = CommonOptions.Wide();
-        var hopDuty = new Option<double>("--hop-duty")
+        var hopDuty = new Option<double?>("--hop-duty")
         {
             Description = "The share of the hop pass that is traced, in (0, 1]: below 1 the hop pass records 1 s windows and scales its counts by the "
-                + "thread pool's completed work items (with an error bound), so hop-heavy code runs untraced most of the time. Default 1 (continuous).",
-            DefaultValueFactory = _ => 1,
+                + "thread pool's completed work items (with an error bound), so the process runs untraced most of the time. Default 0.1 on an "
+                + "attached process (-p, -n), which a live service can bear; 1 (continuous, exact counts) for a launched command. "
+                + "--hop-duty 1 on an attached process traces every hop, but hop-heavy code runs many times slower meanwhile.",
             HelpName = "fraction",
         };
         hopDuty.Validators.Add(result =>
         {
-            if (result.GetValueOrDefault<double>() is not (> 0 and <= 1))
+            if (result.GetValueOrDefault<double?>() is { } value && value is not (> 0 and <= 1))
             {
                 result.AddError("--hop-duty must be more than 0 and at most 1 (e.g. 0.1 traces one second in ten).");
             }

@@ -10,7 +10,12 @@ namespace AsyncCost.Cli.Commands;
 /// <summary>Options several commands share, and how their values are parsed.</summary>
 internal static class CommonOptions
 {
-    public static Option<int?> ProcessId() => new("--process-id", "-p") { Description = "The process id to attach to (see 'ps').", HelpName = "pid" };
+    public static Option<int?> ProcessId() => new("--process-id", "-p")
+    {
+        Description = "The process id to attach to (see 'ps').",
+        HelpName = "pid",
+        CustomParser = ParseProcessId,
+    };
 
     public static Option<string?> ProcessName() => new("--name", "-n")
     {
@@ -74,6 +79,18 @@ internal static class CommonOptions
 
         result.AddError($"--format: unknown format '{text}'; use table, markdown, json, csv, html or speedscope.");
         return ReportFormat.Table;
+    }
+
+    internal static int? ParseProcessId(ArgumentResult result)
+    {
+        var text = result.Tokens.Count == 0 ? "" : result.Tokens[0].Value;
+        if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && pid > 0)
+        {
+            return pid;
+        }
+
+        result.AddError($"-p/--process-id: '{text}' is not a process id (a positive whole number; 'dotnet-asynccost ps' lists them, -n takes a name).");
+        return null;
     }
 
     internal static TimeSpan? ParseDuration(ArgumentResult result)

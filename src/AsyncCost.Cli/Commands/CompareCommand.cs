@@ -73,6 +73,7 @@ internal static class CompareCommand
     /// <summary>A report, or the measured report inside a hot-findings document (--sarif).</summary>
     private static AsyncCostReport Read(string path)
     {
+        JsonObject report;
         try
         {
             if (JsonNode.Parse(File.ReadAllText(path)) is not JsonObject root)
@@ -80,12 +81,26 @@ internal static class CompareCommand
                 throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so not a report of this tool.");
             }
 
-            var report = root["measured"] is JsonObject measured ? measured : root;
-            return AsyncCostReportJson.Deserialize(report.ToJsonString());
+            report = root["measured"] is JsonObject measured ? measured : root;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: {e.Message}");
+        }
+        catch (JsonException e)
+        {
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is not JSON (line {e.LineNumber + 1}, byte {e.BytePositionInLine + 1}).");
+        }
+
+        try
+        {
+            return AsyncCostReportJson.Deserialize(report.ToJsonString());
+        }
+        catch (JsonException)
+        {
+            // The serializer's message names this tool's own types: what the user needs is what the file is not.
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON, but not a report of this tool "
+                + "(write one with 'dotnet-asynccost collect -o <file>' or '--format json'; 'dotnet-asynccost schema' prints its shape).");
         }
     }
 }

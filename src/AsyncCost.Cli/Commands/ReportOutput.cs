@@ -64,11 +64,24 @@ internal sealed class ReportOutput : IDisposable
         var reportPath = basePath + ReportWriter.FileExtension(view.Format);
         try
         {
-            return new ReportOutput(view, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read), findings);
+            var output = new ReportOutput(view, basePath, new FileStream(reportPath, FileMode.Create, FileAccess.Write, FileShare.Read), findings);
+            RemoveEarlierReports(basePath, view.Format);
+            return output;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             throw new CliException(ExitCode.OutputNotWritable, $"Cannot write output file: {reportPath} ({e.Message})");
+        }
+    }
+
+    /// <summary>An -o reused (a folder's asynccost.*, or the same base name) must not leave an earlier run's report in another
+    /// format beside this run's, where it would read as this run's. The JSON kept beside a text report is written again once
+    /// this run has a report; until then, none is better than the last run's.</summary>
+    private static void RemoveEarlierReports(string basePath, ReportFormat format)
+    {
+        foreach (var other in Enum.GetValues<ReportFormat>().Where(f => f != format))
+        {
+            File.Delete(basePath + ReportWriter.FileExtension(other));
         }
     }
 

@@ -53,6 +53,27 @@ internal sealed class HopScale
         return new HopScale(hops, hops.WorkItems, windowed: false);
     }
 
+    /// <summary>
+    /// What the windows cost the process, from the thread pool's work items per second inside the windows (dequeued there)
+    /// and between them (the pass's completed work items less the windows'): how many times slower the traced process ran,
+    /// and the share of the pass's work items the windows cost, were the untraced rate kept throughout. Under a load that
+    /// does not wait for the process (a service's clients), this is the throughput it lost while attached. Null when
+    /// continuous, or without time or work items between the windows to compare with.
+    /// </summary>
+    public (double WindowRate, double BetweenRate, double PassLoss)? WindowCost(PassResult pass)
+    {
+        ArgumentNullException.ThrowIfNull(pass);
+        var between = _totalWorkItems - _hops.WorkItems;
+        if (!Windowed || pass.Duration <= TimeSpan.Zero || pass.Unrecorded <= TimeSpan.Zero || between <= 0)
+        {
+            return null;
+        }
+        var windowRate = _hops.WorkItems / pass.Duration.TotalSeconds;
+        var betweenRate = between / pass.Unrecorded.TotalSeconds;
+        var untracedTotal = betweenRate * (pass.Duration + pass.Unrecorded).TotalSeconds;
+        return (windowRate, betweenRate, Math.Max(0, 1 - (_totalWorkItems / untracedTotal)));
+    }
+
     /// <summary>A count of the pass (hops, suspending calls, waits) as a figure: exact, or scaled with its bound.</summary>
     public Figure Count(double count, WindowSpread? spread)
     {

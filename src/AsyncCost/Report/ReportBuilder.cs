@@ -279,7 +279,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             var recorded = pass.Duration.TotalSeconds;
             _warnings.Add(new ReportWarning("hop-windows", string.Create(CultureInfo.InvariantCulture,
-                $"The hop pass recorded {hops.Windows:N0} window(s), {recorded:N1} s of {recorded + pass.Unrecorded.TotalSeconds:N1} s: hop, call and wait counts are scaled ×{scale.Factor:N1} by the thread pool's completed work items, with ~95 % error bounds; per-call figures come from the windows as recorded.")));
+                $"The hop pass recorded {hops.Windows:N0} window(s), {recorded:N1} s of {recorded + pass.Unrecorded.TotalSeconds:N1} s: hop, call and wait counts are scaled ×{scale.Factor:N1} by the thread pool's completed work items, with ~95 % error bounds; per-call figures come from the windows as recorded.")
+                + (scale.WindowCost(pass) is { } cost ? string.Create(CultureInfo.InvariantCulture,
+                    $" Its cost: the thread pool completed {cost.WindowRate:N0} work items/s inside the windows, {cost.BetweenRate:N0}/s between them ({cost.PassLoss:P0} of the pass's work lost to tracing, if the load stayed the same); --hop-duty 1 traces continuously.")
+                    : "")));
         }
         else if (pass.Unrecorded > TimeSpan.Zero)
         {

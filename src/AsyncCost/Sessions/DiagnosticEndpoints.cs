@@ -53,6 +53,63 @@ internal static partial class DiagnosticEndpoints
         return result;
     }
 
+    /// <summary>The diagnostics socket of a process started with another TMPDIR than this tool's (read from its
+    /// /proc/PID/environ), when its own temp directory has it and this tool's does not; null otherwise.</summary>
+    public static string? SocketInItsOwnTempDirectory(int processId)
+    {
+        if (!OperatingSystem.IsLinux() || TempDirectoryOf(processId) is not { } directory
+            || Path.GetFullPath(directory).TrimEnd('/') == Path.GetFullPath(Path.GetTempPath()).TrimEnd('/'))
+        {
+            return null;
+        }
+        var pid = processId.ToString(CultureInfo.InvariantCulture);
+        try
+        {
+            return Directory.EnumerateFiles(directory, $"dotnet-diagnostic-{pid}-*-socket")
+                .FirstOrDefault(path => SocketName().Match(Path.GetFileName(path)) is { Success: true } match && IsOwnedByLiveProcess(processId, match.Groups[2].Value));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The processes that publish their diagnostics socket in a TMPDIR of their own (one this user can read in
+    /// their /proc/PID/environ), beside those <see cref="Published()"/> finds: for `ps`, which may take the time to look.</summary>
+    public static IReadOnlySet<int> PublishedAnywhere()
+    {
+        var result = new HashSet<int>(Published());
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+        {
+            if (int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+                && !result.Contains(pid) && SocketInItsOwnTempDirectory(pid) is not null)
+            {
+                result.Add(pid);
+            }
+        }
+        return result;
+    }
+
+    /// <summary>A client for the process's diagnostics socket: in this tool's temp directory, or in the process's own.</summary>
+    public static DiagnosticsClient ClientFor(int processId) => SocketInItsOwnTempDirectory(processId) is { } socket
+        ? DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", CancellationToken.None).GetAwaiter().GetResult().Instance
+        : new DiagnosticsClient(processId);
+
+    /// <summary>TMPDIR from the process's environment, or null when it has none or it cannot be read.</summary>
+    private static string? TempDirectoryOf(int processId)
+    {
+        try
+        {
+            var variable = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/environ").Split('\0')
+                .FirstOrDefault(v => v.StartsWith("TMPDIR=", StringComparison.Ordinal));
+            return variable is { Length: > 7 } ? variable[7..] : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>True when the socket's key is the start time of the process that now has its pid, or when that cannot be
     /// told (no /proc: macOS keys by seconds since the epoch, which a process's start time does not give exactly).</summary>
     private static bool IsOwnedByLiveProcess(int processId, string key) =>

@@ -9,11 +9,12 @@ public sealed record DotNetProcessInfo(int ProcessId, string Name, string? Comma
 /// <summary>Lists the .NET processes this user can attach to.</summary>
 public static class DotNetProcesses
 {
-    /// <summary>The processes with a diagnostics endpoint, ordered by id; processes that exit while listing are skipped.</summary>
+    /// <summary>The processes with a diagnostics endpoint (in this user's temp directory or, read from /proc/PID/environ, in
+    /// their own TMPDIR), ordered by id; processes that exit while listing are skipped.</summary>
     public static IReadOnlyList<DotNetProcessInfo> List()
     {
         var result = new List<DotNetProcessInfo>();
-        foreach (var pid in DiagnosticEndpoints.Published().Order())
+        foreach (var pid in DiagnosticEndpoints.PublishedAnywhere().Order())
         {
             try
             {

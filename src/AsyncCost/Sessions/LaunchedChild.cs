@@ -59,6 +59,25 @@ internal static class LaunchedChild
         return child;
     }
 
+    /// <summary>
+    /// `dotnet app.dll` with no such file: the muxer would hand "app.dll" to the SDK as a command, and the SDK's own runtime
+    /// (not the app) would be measured until it gave up. Refused before anything starts.
+    /// </summary>
+    internal static void EnsureAppExists(LaunchCommand command)
+    {
+        if (Path.GetFileNameWithoutExtension(command.FileName) != "dotnet" || command.Arguments.Count == 0
+            || !command.Arguments[0].EndsWith(".dll", StringComparison.OrdinalIgnoreCase))
+        {
+            return;
+        }
+        var app = Path.Combine(command.WorkingDirectory ?? Environment.CurrentDirectory, command.Arguments[0]);
+        if (!File.Exists(app))
+        {
+            throw new CommandNotFoundException(command.Arguments[0], why: $"{command.Arguments[0]} does not exist ({Path.GetFullPath(app)}): "
+                + "'dotnet' was given an app that is not there, so nothing was launched.");
+        }
+    }
+
     /// <summary>Lets a child whose stream ended finish exiting (the runtime closes EventPipe before the process is gone).
     /// A child still running (recording stopped early, or it did not exit in time) is asked to stop with SIGTERM, so its
     /// runtime removes its diagnostic socket and debugger pipes, and killed with what it started if it does not; whatever a

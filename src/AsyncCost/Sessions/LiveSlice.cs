@@ -24,8 +24,15 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
     public List<string> TraceFiles { get; } = [];
     public bool CutShort { get; set; }
 
-    /// <summary>Time between a windowed hop pass's windows, when only its counters session recorded.</summary>
-    public TimeSpan Unrecorded { get; set; }
+    /// <summary>The time a windowed hop pass's counters sessions covered: its windows and the time between them.</summary>
+    public TimeSpan CountersDuration { get; set; }
+
+    /// <summary>Time between a windowed hop pass's windows, when only its counters session recorded (as `report` reckons it
+    /// from the saved traces).</summary>
+    public TimeSpan Unrecorded => CountersDuration > Duration ? CountersDuration - Duration : TimeSpan.Zero;
+
+    /// <summary>Why each skipped window of a windowed hop pass was skipped: the runtime refused its session twice.</summary>
+    public List<string> SkippedWindows { get; } = [];
 
     /// <summary>A windowed hop pass's counters, read by one session over the whole pass, windows and the time between them.</summary>
     public CounterComputer WindowedPassCounters { get; } = new();
@@ -42,7 +49,7 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
         TraceFiles = TraceFiles,
         CutShort = CutShort,
         Unrecorded = Unrecorded,
-        WindowedPassCounters = Unrecorded > TimeSpan.Zero ? WindowedPassCounters : null,
+        WindowedPassCounters = CountersDuration > TimeSpan.Zero ? WindowedPassCounters : null,
     };
 }
 
@@ -204,14 +211,18 @@ internal static class LiveSlice
             await ticker.DisposeAsync().ConfigureAwait(false);
             lock (pass) // a windowed hop pass parses one window while it records the next
             {
+                // The time a slice covers is its events' own (to the last one before the stop), as `report` reads it from the
+                // saved trace, so the live report and the report of its traces are the same; the tool's clock only when the
+                // slice had no event to tell.
                 if (countersOnly)
                 {
                     pass.WindowedPassCounters.Add(reader.Counters);
+                    pass.CountersDuration += reader.Duration ?? recorded;
                 }
                 else
                 {
                     pass.Figures.Add(reader);
-                    pass.Duration += recorded;
+                    pass.Duration += reader.Duration ?? recorded;
                 }
                 pass.Bytes += stream.BytesRead;
             }

@@ -13,22 +13,23 @@ internal static class PassRecorder
     /// session, or, for a hop pass with <see cref="SessionOptions.HopDutyCycle"/> below 1, in windows of
     /// <see cref="SessionOptions.HopWindow"/> while one counters-only session spans the whole pass (the thread pool's completed
     /// work items the windows' counts are scaled by). Only the first window asks for method rundown: the JIT events of the
-    /// later ones name what was jitted since, and a rundown per window would cost each time.
+    /// later ones name what was jitted since, and a rundown per window would cost each time. A window whose session the
+    /// runtime refuses is tried once more, then skipped (<see cref="PassAccumulator.SkippedWindows"/>): the recording goes on.
     /// </summary>
     internal static async Task<StopReason> RecordAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
-        TimeSpan? duration, Func<int, string?> outputFile, bool useTick, SessionOptions options, ThreadSwitchMonitor? monitor, Action? onStarted,
-        CancellationToken cancellationToken)
+        TimeSpan? duration, Func<int, string?> outputFile, bool useTick, SessionOptions options, double hopDutyCycle, ThreadSwitchMonitor? monitor,
+        Action? onStarted, CancellationToken cancellationToken)
     {
-        if (pass.Pass != MeasurementPasses.Hops || options.HopDutyCycle >= 1)
+        if (pass.Pass != MeasurementPasses.Hops || hopDutyCycle >= 1)
         {
             return await LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(0), useTick, options, monitor, onStarted,
                 cancellationToken).ConfigureAwait(false);
         }
-        if (options.HopDutyCycle <= 0 || options.HopWindow <= TimeSpan.Zero)
+        if (hopDutyCycle <= 0 || options.HopWindow <= TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(options), "HopDutyCycle must be in (0, 1] and HopWindow positive.");
         }
-        var between = options.HopWindow * ((1 / options.HopDutyCycle) - 1);
+        var between = options.HopWindow * ((1 / hopDutyCycle) - 1);
         var clock = Stopwatch.StartNew();
         using var endCounters = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var countersStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -40,22 +41,26 @@ internal static class PassRecorder
             return await counters.ConfigureAwait(false); // it could not start: its exception says why
         }
         var stop = StopReason.DurationElapsed;
-        var recordedBefore = pass.Duration;
-        var parsing = new List<Task<StopReason>>();
+        var parsing = new List<Task<StopReason?>>();
+        var rundownPending = true; // until a window records: the first one that does asks for rundown (and resumes a launched runtime)
         try
         {
             for (var window = 0; stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration); window++)
             {
                 var left = duration - clock.Elapsed;
                 var recorded = new TaskCompletionSource<StopReason>(TaskCreationOptions.RunContinuationsAsynchronously);
-                var recording = LaterSessionAsync(LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount,
-                    left < options.HopWindow ? left : options.HopWindow, outputFile(window), useTick, options, null, window == 0 ? onStarted : null,
-                    cancellationToken, window == 0 ? SliceContent.FirstWindow : SliceContent.Window, onRecorded: recorded.SetResult), window);
+                var length = left < options.HopWindow ? left : options.HopWindow;
+                var content = rundownPending ? SliceContent.FirstWindow : SliceContent.Window;
+                var recording = WindowAsync(processId, pass, () => LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount,
+                    length, outputFile(window), useTick, options, null, content == SliceContent.FirstWindow ? onStarted : null,
+                    cancellationToken, content, onRecorded: recorded.SetResult));
                 parsing.Add(recording);
                 // A hop-heavy window takes seconds to parse from its spool: that goes on during the pause, not instead of it.
-                stop = await Task.WhenAny(recorded.Task, recording).ConfigureAwait(false) == recorded.Task
+                var windowStop = await Task.WhenAny(recorded.Task, recording).ConfigureAwait(false) == recorded.Task
                     ? await recorded.Task.ConfigureAwait(false)
                     : await recording.ConfigureAwait(false);
+                rundownPending &= windowStop is null;
+                stop = windowStop ?? (cancellationToken.IsCancellationRequested ? StopReason.Canceled : StopReason.DurationElapsed);
                 if (stop == StopReason.DurationElapsed && !(clock.Elapsed >= duration))
                 {
                     left = duration - clock.Elapsed;
@@ -76,27 +81,46 @@ internal static class PassRecorder
             await endCounters.CancelAsync().ConfigureAwait(false);
             var countersStop = await counters.ConfigureAwait(false);
             stop = countersStop == StopReason.ProcessExited ? countersStop : stop;
-            var elapsed = clock.Elapsed;
             foreach (var window in parsing)
             {
                 stop = await window.ConfigureAwait(false) == StopReason.ProcessExited ? StopReason.ProcessExited : stop;
             }
-            // Unrecorded: the pass's time outside its windows' recordings (the process ran untraced, parsing or pausing).
-            pass.Unrecorded += elapsed - (pass.Duration - recordedBefore);
         }
         return stop;
     }
 
-    /// <summary>A window after the first that the runtime refuses: the process is exiting (it accepted the counters' session).</summary>
-    private static async Task<StopReason> LaterSessionAsync(Task<StopReason> recording, int window)
+    /// <summary>How long to wait before asking again for a window's session the runtime refused.</summary>
+    private static readonly TimeSpan RefusedWindowPause = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>
+    /// One window's recording. The counters' session spans the pass, so a runtime that refuses a window's session is still
+    /// there: it may be exiting (then the pass ends), or refuse for a moment (a clean-clone CI run saw StartAsync fail with
+    /// HRESULT 0x80004005 once): the window is asked for once more, then skipped (null) and noted on the pass.
+    /// </summary>
+    private static async Task<StopReason?> WindowAsync(int processId, PassAccumulator pass, Func<Task<StopReason>> record)
     {
-        try
+        for (var attempt = 1; ; attempt++)
         {
-            return await recording.ConfigureAwait(false);
-        }
-        catch (Exception e) when (window > 0 && e is ProcessNotFoundException or NotDotNetProcessException)
-        {
-            return StopReason.ProcessExited;
+            try
+            {
+                return await record().ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is ProcessNotFoundException or NotDotNetProcessException or ServerErrorException)
+            {
+                if (!TargetProcess.Exists(processId))
+                {
+                    return StopReason.ProcessExited;
+                }
+                if (attempt == 2)
+                {
+                    lock (pass)
+                    {
+                        pass.SkippedWindows.Add(e.Message);
+                    }
+                    return null;
+                }
+            }
+            await Task.Delay(RefusedWindowPause).ConfigureAwait(false);
         }
     }
 }

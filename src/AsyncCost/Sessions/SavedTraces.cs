@@ -41,19 +41,23 @@ internal static partial class SavedTraces
         var undecided = new List<(string File, EventReader Reader, TimeSpan ReadTime, bool Damaged)>();
         var windowCounters = new List<(string File, EventReader Reader)>();
         string? commandLine = null;
-        var seen = new HashSet<string>(StringComparer.Ordinal);
+        var seen = new Dictionary<string, string>(StringComparer.Ordinal);
         var files = new List<string>();
         foreach (var file in traceFiles)
         {
-            if (seen.Add(Path.GetFullPath(file)))
+            // A symbolic link is the file it points to.
+            if (seen.TryAdd(RealPath(file), file))
             {
                 files.Add(file);
             }
             else
             {
-                warnings.Add(new ReportWarning("trace-given-twice", $"{file} was given more than once: it is read once."));
+                warnings.Add(new ReportWarning("trace-given-twice", $"{file} was given more than once"
+                    + (seen[RealPath(file)] is var first && first != file ? $" (as {first})" : "") + ": it is read once."));
             }
         }
+        // A copy of a trace is the same recording: known by its session's process, start time and events, not by its path.
+        var recordings = new Dictionary<(int, DateTimeOffset, long), string>();
 
         var reading = Stopwatch.StartNew();
         foreach (var (file, fileNumber) in files.Select((f, i) => (f, i + 1)))
@@ -89,6 +93,12 @@ internal static partial class SavedTraces
                 {
                     continue;
                 }
+            }
+            if (reader.ProcessId is { } pid && reader.StartedAt is { } started && !recordings.TryAdd((pid, started, reader.Events), file))
+            {
+                warnings.Add(new ReportWarning("trace-given-twice", $"{file} is the same recording as {recordings[(pid, started, reader.Events)]} "
+                    + $"(process {pid}, session started {started:yyyy-MM-dd HH:mm:ss.fff}): it is read once."));
+                continue;
             }
             commandLine ??= reader.CommandLine;
             if (TracePass.FromEvents(reader) is null && reader.Counters.Samples > 0 && Path.GetFileName(file).EndsWith(".counters.nettrace", StringComparison.OrdinalIgnoreCase))
@@ -131,6 +141,8 @@ internal static partial class SavedTraces
             }
         }
 
+        WarnOfMixedRuns(passes, warnings);
+
         void AddToPass(MeasurementPasses pass, (string File, EventReader Reader, TimeSpan ReadTime, bool Damaged) trace)
         {
             var (file, reader, readTime, damagedTrace) = trace;
@@ -138,6 +150,7 @@ internal static partial class SavedTraces
             {
                 passes.Add(pass, group = new TraceGroup());
             }
+            group.Recordings.Add((file, reader.ProcessId, reader.CommandLine));
             group.Figures.Add(reader);
             group.Files.Add(file);
             group.StartedAt = Min(group.StartedAt, reader.StartedAt ?? File.GetLastWriteTimeUtc(file));
@@ -179,9 +192,60 @@ internal static partial class SavedTraces
             firstFailure) { PartialReport = results.Count > 0 ? report : null };
     }
 
+    /// <summary>
+    /// Traces of one pass come from one process (the slices and windows of one attach); a launched command's passes run in
+    /// a process each, but the same command. Traces of one pass from several processes, or of several commands, are
+    /// different runs: their counts still add up, as the user asked, but the report says that they are not one run's.
+    /// </summary>
+    private static void WarnOfMixedRuns(Dictionary<MeasurementPasses, TraceGroup> passes, List<ReportWarning> warnings)
+    {
+        foreach (var (pass, group) in passes)
+        {
+            var byProcess = group.Recordings.Where(r => r.ProcessId is not null).GroupBy(r => r.ProcessId).ToList();
+            if (byProcess.Count > 1)
+            {
+                warnings.Add(new ReportWarning("traces-of-different-runs", $"The {TracePass.PassName(pass)} traces come from {byProcess.Count} processes ("
+                    + string.Join(", ", byProcess.Select(p => $"{p.First().File}: process {p.Key}")) + "): they are different runs, "
+                    + "and their figures are added as if they were one."));
+            }
+        }
+        var commands = passes.Values.SelectMany(g => g.Recordings).Where(r => r.CommandLine is not null).GroupBy(r => r.CommandLine).ToList();
+        if (commands.Count > 1)
+        {
+            warnings.Add(new ReportWarning("traces-of-different-runs", $"The traces record {commands.Count} different commands ("
+                + string.Join("; ", commands.Select(c => $"{c.First().File}: {c.Key}")) + "): they are different runs, and their figures are added as if they were one."));
+        }
+    }
+
+    /// <summary>The path of the file itself: a symbolic link's final target, else the full path.</summary>
+    private static string RealPath(string file)
+    {
+        try
+        {
+            return new FileInfo(file).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? Path.GetFullPath(file);
+        }
+        catch (IOException)
+        {
+            return Path.GetFullPath(file);
+        }
+    }
+
     private static string DamagedText(string file, long events, Exception failure) => events > 0
         ? $"Trace file {file} is truncated or damaged after {events:N0} events: {failure.Message}"
+        : IsEmpty(file) ? $"{file} is empty (0 bytes): nothing was recorded in it"
         : $"{file} is not a readable .nettrace file: {failure.Message}";
+
+    private static bool IsEmpty(string file)
+    {
+        try
+        {
+            return new FileInfo(file).Length == 0;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
 
     private static DateTimeOffset Min(DateTimeOffset? a, DateTimeOffset b) => a is { } value && value < b ? value : b;
 
@@ -197,6 +261,9 @@ internal static partial class SavedTraces
         public TimeSpan Duration { get; set; }
         public long Bytes { get; set; }
         public bool CutShort { get; set; }
+
+        /// <summary>Each trace's file, and the process and command it recorded.</summary>
+        public List<(string File, int? ProcessId, string? CommandLine)> Recordings { get; } = [];
 
         /// <summary>A windowed hop pass's counters session, across its windows and the time between them.</summary>
         public CounterComputer WindowCounters { get; } = new();

@@ -29,11 +29,19 @@ public sealed class SessionOptions
     /// all of the default (benchmarks/results/HopKeywords.md).</summary>
     public int BufferSizeMb { get; init; } = PassProviders.BufferSizeMb;
 
-    /// <summary>The share of the hop pass's time that is recorded, in (0, 1]; 1 (the default) records it continuously.
+    /// <summary>The share of the hop pass's time that is recorded, in (0, 1]; 1 records it continuously. Null (the default):
+    /// <see cref="AttachedHopDutyCycle"/> on a process that is attached, which a live service can bear, and continuously for a
+    /// launched command, which runs once per pass for the measurement alone. Continuous tracing counts every hop, but hop-heavy
+    /// code runs many times slower under it (benchmarks/results/WebShopOverhead.md).
     /// Below 1 the hop pass records windows of <see cref="HopWindow"/> and, between them, only the System.Runtime counters, so
     /// the process runs untraced most of the time: per-call figures (hops/call) come from the windows as they are, and counts
-    /// are scaled by the thread pool's own completed work items, with an error bound from the windows' spread.</summary>
-    public double HopDutyCycle { get; init; } = 1;
+    /// are scaled by the thread pool's own completed work items, with an error bound from the windows' spread. A window whose
+    /// session the runtime refuses is tried once more, then skipped with a warning; the recording goes on.</summary>
+    public double? HopDutyCycle { get; init; }
+
+    /// <summary>The hop pass's duty cycle on an attached process when <see cref="HopDutyCycle"/> is not set: one window of
+    /// <see cref="HopWindow"/> in every ten.</summary>
+    public const double AttachedHopDutyCycle = 0.1;
 
     /// <summary>The length of one hop window when <see cref="HopDutyCycle"/> is below 1. Each window's edges cost a little
     /// accuracy (calls and hops cut off as the providers are switched), each window's length a buffer to match

@@ -21,7 +21,7 @@ internal static class SessionRunner
         var passes = PassList(options.Passes);
         var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
-        var client = new DiagnosticsClient(processId);
+        var client = DiagnosticEndpoints.ClientFor(processId);
 
         // A bounded session gives each pass an equal share once; an unbounded one alternates slices until cancelled.
         var slice = options.Duration is { } total ? total / passes.Count : passes.Count == 1 ? (TimeSpan?)null : UnboundedSlice;
@@ -37,7 +37,8 @@ internal static class SessionRunner
             var pass = accumulators[i % passes.Count];
             var round = i / passes.Count;
             stop = await PassRecorder.RecordAsync(client, processId, pass, (i % passes.Count) + 1, passes.Count, slice,
-                window => TraceFileNames.For(options.OutputTracePath, pass.Pass, passes.Count, round, window), useTick, options, monitor, null,
+                window => TraceFileNames.For(options.OutputTracePath, pass.Pass, passes.Count, round, window), useTick, options,
+                options.HopDutyCycle ?? SessionOptions.AttachedHopDutyCycle, monitor, null,
                 cancellationToken).ConfigureAwait(false);
             if (stop is StopReason.Canceled or StopReason.ProcessExited)
             {
@@ -50,6 +51,8 @@ internal static class SessionRunner
             stop = StopReason.Canceled;
         }
 
+        WarnOfSkippedWindows(accumulators, warnings);
+        WarnOfPassesNotRun(accumulators.Where(a => a.StartedAt is null).Select(a => a.Pass), accumulators, stop, warnings);
         var cutShort = stop == StopReason.ProcessExited;
         if (cutShort)
         {
@@ -91,6 +94,7 @@ internal static class SessionRunner
         ArgumentNullException.ThrowIfNull(options);
         cancellationToken.ThrowIfCancellationRequested();
         var passes = PassList(options.Passes);
+        LaunchedChild.EnsureAppExists(command);
         var methods = new MethodCatalog();
         var warnings = new List<ReportWarning>();
         var accumulators = new List<PassAccumulator>();
@@ -123,7 +127,12 @@ internal static class SessionRunner
                 var client = new DiagnosticsClient(target);
                 stop = await PassRecorder.RecordAsync(client, target, pass, i + 1, passes.Count, perPass,
                     window => TraceFileNames.For(options.OutputTracePath, pass.Pass, passes.Count, 0, window),
-                    useTick, options, monitor, () => LaunchedChild.Resume(client), cancellationToken).ConfigureAwait(false);
+                    useTick, options, options.HopDutyCycle ?? 1, monitor, () => LaunchedChild.Resume(client), cancellationToken).ConfigureAwait(false);
+                if (stop == StopReason.DurationElapsed)
+                {
+                    // The tool ended the command at its share of --duration: it did not run to its end.
+                    pass.CutShort = true;
+                }
                 if (i == 0 || threads.Count == 0)
                 {
                     // Switches of the first pass: the hop pass's TPL tracing changes the process's own behaviour.
@@ -143,6 +152,13 @@ internal static class SessionRunner
             }
         }
 
+        WarnOfSkippedWindows(accumulators, warnings);
+        WarnOfPassesNotRun(passes.Skip(accumulators.Count), accumulators, stop, warnings);
+        if (accumulators.FirstOrDefault(a => a.CutShort) is { } cut)
+        {
+            warnings.Add(new ReportWarning("duration-ended-command", $"--duration ended the command in its {TracePass.PassName(cut.Pass)} pass "
+                + $"after {perPass!.Value.TotalSeconds:0.#} s (each of {passes.Count} launch(es) gets its share): it did not run to its end, and the figures cover the part it ran."));
+        }
         if (accumulators.Count > 1)
         {
             warnings.Add(new ReportWarning("launched-per-pass", $"The command ran once per pass ({string.Join(", ", accumulators.Select(p => p.Pass.ToString().ToLowerInvariant()))}), so allocations were measured with TPL events off."));
@@ -158,7 +174,7 @@ internal static class SessionRunner
             TraceFiles = [.. accumulators.SelectMany(a => a.TraceFiles)],
             ExitCode = exitCode,
         };
-        return new ReportBuilder(methods).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: false, warnings);
+        return new ReportBuilder(methods).Build(source, [.. accumulators.Select(a => a.ToResult())], threads, stop, cutShort: accumulators.Any(a => a.CutShort), warnings);
     }
 
 
@@ -177,6 +193,29 @@ internal static class SessionRunner
             }
         }
         return options.ForceAllocationTick;
+    }
+
+    /// <summary>A session stopped (Ctrl+C, Enter, the process exiting) before some of its passes began: their figures are
+    /// missing, not zero.</summary>
+    private static void WarnOfPassesNotRun(IEnumerable<MeasurementPasses> notRun, List<PassAccumulator> passes, StopReason stop, List<ReportWarning> warnings)
+    {
+        var names = notRun.Select(TracePass.PassName).ToList();
+        if (names.Count == 0 || stop == StopReason.DurationElapsed)
+        {
+            return;
+        }
+        var during = passes.LastOrDefault(p => p.StartedAt is not null) is { } last ? $"during the {TracePass.PassName(last.Pass)} pass" : "before any pass";
+        warnings.Add(new ReportWarning("passes-not-run", $"Stopped {during}: the {string.Join(" and ", names)} pass{(names.Count > 1 ? "es" : "")} never ran, "
+            + $"so the report has none of {(names.Count > 1 ? "their" : "its")} figures (missing, not zero)."));
+    }
+
+    private static void WarnOfSkippedWindows(List<PassAccumulator> passes, List<ReportWarning> warnings)
+    {
+        foreach (var pass in passes.Where(p => p.SkippedWindows.Count > 0))
+        {
+            warnings.Add(new ReportWarning("hop-windows-skipped", $"{pass.SkippedWindows.Count:N0} hop window(s) were skipped: the runtime refused their "
+                + $"sessions twice ({pass.SkippedWindows[0]}). The hop pass's counts rest on the {pass.Figures.Hops.Windows:N0} window(s) it recorded."));
+        }
     }
 
     private static void CheckThreadIds(List<PassAccumulator> passes, IReadOnlyList<ThreadSwitches> threads, List<ReportWarning> warnings)

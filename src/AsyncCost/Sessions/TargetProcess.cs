@@ -14,7 +14,7 @@ internal static class TargetProcess
         {
             throw new ProcessNotFoundException(processId);
         }
-        if (DiagnosticEndpoints.Published().Contains(processId))
+        if (DiagnosticEndpoints.Published().Contains(processId) || DiagnosticEndpoints.SocketInItsOwnTempDirectory(processId) is not null)
         {
             return;
         }
@@ -42,6 +42,12 @@ internal static class TargetProcess
             }
         }
         var name = Os.ProcFs.ReadCommandLine(processId) ?? processId.ToString(CultureInfo.InvariantCulture);
+        if (environment.FirstOrDefault(v => v.StartsWith("TMPDIR=", StringComparison.Ordinal)) is { } tmpdir
+            && Path.GetFullPath(tmpdir[7..] + "/") != Path.GetFullPath(Path.GetTempPath()))
+        {
+            throw new NotDotNetProcessException($"Process {processId} ({name}) has no diagnostics endpoint in this tool's temp folder "
+                + $"({Path.GetTempPath()}) nor in its own ({tmpdir[7..]}): the temp folders differ, and no .NET runtime published a socket in either.");
+        }
         throw new NotDotNetProcessException($"Process {processId} ({name}) is not a .NET process: it has no diagnostics endpoint.");
     }
 

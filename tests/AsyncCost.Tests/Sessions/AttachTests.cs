@@ -18,7 +18,8 @@ public class AttachTests
         var workload = WorkloadProcess.Start("yield", calls, null, ["--wait", .. flags]);
         Assert.StartsWith("READY", await workload.StandardOutput.ReadLineAsync(cancellationToken), StringComparison.Ordinal);
         var recording = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var options = new SessionOptions { Passes = passes, Progress = new SynchronousProgress<SessionProgress>(_ => recording.TrySetResult()) };
+        // Continuous (an attached process's hop pass is windowed by default): these tests count every hop.
+        var options = new SessionOptions { Passes = passes, HopDutyCycle = 1, Progress = new SynchronousProgress<SessionProgress>(_ => recording.TrySetResult()) };
         var session = AsyncCostSession.AttachAsync(workload.Id, options, cancellationToken);
         await Task.WhenAny(recording.Task, session);
         await workload.StandardInput.WriteLineAsync(); // start

@@ -107,6 +107,40 @@ public class BadInputTests
     }
 
     [Fact]
+    public async Task An_empty_trace_is_called_empty()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"asynccost-{Guid.NewGuid():N}.nettrace");
+        await File.WriteAllBytesAsync(path, []);
+        try
+        {
+            var error = await Assert.ThrowsAsync<TraceFileInvalidException>(() => AsyncCostSession.ReadTraceAsync(path));
+            Assert.Contains($"{path} is empty (0 bytes)", error.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain("Read past end of stream", error.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public void A_denied_proc_read_never_tells_root_to_run_as_root()
+    {
+        var error = new AccessDeniedException(42, "/proc/42/environ", "alice");
+
+        Assert.Contains("Permission denied reading /proc/42/environ (process 42 runs as alice)", error.Message, StringComparison.Ordinal);
+        if (Environment.IsPrivilegedProcess)
+        {
+            Assert.DoesNotContain("run as its user or as root", error.Message, StringComparison.Ordinal);
+            Assert.Contains("already runs as root", error.Message, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Contains("run as its user or as root", error.Message, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public async Task A_truncated_trace_keeps_what_was_readable_and_says_it_was_cut_short()
     {
         var full = Path.Combine(Path.GetTempPath(), $"asynccost-{Guid.NewGuid():N}.nettrace");

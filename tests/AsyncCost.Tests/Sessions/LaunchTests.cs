@@ -41,7 +41,39 @@ public class LaunchTests
         }
     }
 
-    private sealed class Collect(List<SessionProgress> snapshots) : IProgress<SessionProgress>
+    [Fact]
+    public async Task A_launched_pass_that_the_duration_ends_is_marked_cut_short_and_says_so()
+    {
+        var lines = new List<string>();
+        // Far more calls than a second holds on any machine: --duration ends it.
+        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command("yield", 500_000_000, lines),
+            new SessionOptions { Passes = MeasurementPasses.Allocations, Duration = TimeSpan.FromSeconds(1) });
+
+        Assert.Equal(StopReason.DurationElapsed, report.StopReason);
+        Assert.True(report.CutShort);
+        Assert.True(Assert.Single(report.Passes).CutShort);
+        Assert.Null(report.Source.ExitCode);
+        Assert.Contains(report.Warnings, w => w.Code == "duration-ended-command" && w.Message.Contains("allocations pass", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Stopping_during_the_first_pass_warns_that_the_hop_pass_never_ran()
+    {
+        var lines = new List<string>();
+        using var stop = new CancellationTokenSource();
+        // Cancelled as soon as the allocation pass reports progress: it is recording.
+        var progress = new Collect([], _ => stop.Cancel());
+
+        var report = await AsyncCostSession.LaunchAsync(WorkloadProcess.Command("yield", 500_000_000, lines),
+            new SessionOptions { Progress = progress }, stop.Token);
+
+        Assert.Equal(StopReason.Canceled, report.StopReason);
+        Assert.Equal([MeasurementPasses.Allocations], report.Passes.Select(p => p.Pass));
+        var warning = Assert.Single(report.Warnings, w => w.Code == "passes-not-run");
+        Assert.Contains("during the allocations pass: the hops pass never ran", warning.Message, StringComparison.Ordinal);
+    }
+
+    private sealed class Collect(List<SessionProgress> snapshots, Action<SessionProgress>? then = null) : IProgress<SessionProgress>
     {
         public void Report(SessionProgress value)
         {
@@ -49,6 +81,7 @@ public class LaunchTests
             {
                 snapshots.Add(value);
             }
+            then?.Invoke(value);
         }
     }
 }
