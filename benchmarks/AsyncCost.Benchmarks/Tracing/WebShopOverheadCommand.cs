@@ -8,7 +8,7 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side]`: what the in-process instrumentation
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side] [--attached]`: what the in-process instrumentation
 /// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
 /// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
@@ -24,6 +24,9 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
 /// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies).
+/// <c>--attached</c> measures the CLI's sessions instead: the variants are the service uninstrumented with `collect -p`'s
+/// session (the library's AttachAsync at its defaults: allocation pass, then the windowed hop pass) attached for the whole
+/// measured run, bounded by it (<c>attached</c>, as `--duration`) or alternating slices until stopped (<c>attached-unbounded</c>).
 /// Build the sample first: dotnet build samples/WebShop -c Release.
 /// </summary>
 public static partial class WebShopOverheadCommand
@@ -33,6 +36,10 @@ public static partial class WebShopOverheadCommand
     private const string Baseline = "off";
 
     private static readonly string[] Variants = [Baseline, "default", "allocations-always-on", "hops-always-on"];
+
+    /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
+    /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).</summary>
+    private static readonly string[] AttachedVariants = [Baseline, "attached", "attached-unbounded"];
 
     /// <summary>The sample's checkout with its default cart: the costly patterns the instrumentation measures.</summary>
     private const string RequestPath = "/checkout/1";
@@ -55,16 +62,18 @@ public static partial class WebShopOverheadCommand
     public static int Run(string[] args)
     {
         var sideBySide = args.Contains("--side-by-side");
-        args = [.. args.Where(a => a != "--side-by-side")];
+        var attached = args.Contains("--attached");
+        args = [.. args.Where(a => a is not "--side-by-side" and not "--attached")];
+        var variants = attached ? AttachedVariants : Variants;
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
         var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)Period.TotalSeconds;
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side] [--attached]");
             return 2;
         }
-        if (seconds % (int)Period.TotalSeconds != 0)
+        if (!attached && seconds % (int)Period.TotalSeconds != 0)
         {
             Console.Error.WriteLine($"{seconds} s per run is not a whole number of duty-cycle periods ({Period.TotalSeconds:0} s): "
                 + "the default's runs would hold its windows more or less often than the service does.");
@@ -84,8 +93,8 @@ public static partial class WebShopOverheadCommand
             + $"; {Environment.ProcessorCount} cores, {cores.Describe}; .NET {Environment.Version}.");
 
         // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own.
-        var servers = Variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
-        var twins = sideBySide ? Variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
+        var servers = variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
+        var twins = sideBySide ? variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
         List<Server> everyServer = [.. servers, .. twins ?? []];
         try
         {
@@ -93,12 +102,12 @@ public static partial class WebShopOverheadCommand
             {
                 load.Run(server.Url(RequestPath), WarmUp);
             }
-            var pairs = Variants.ToDictionary(v => v, _ => new List<(Measured Run, Measured Off)>());
+            var pairs = variants.ToDictionary(v => v, _ => new List<(Measured Run, Measured Off)>());
             Console.WriteLine();
             Console.WriteLine(twins is null
-                ? "| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |"
-                : "| Round | " + string.Join(" | ", Variants.Select(v => $"{v} req/s | µs CPU/req | its twin req/s | µs CPU/req | load")) + " |");
-            Console.WriteLine("|--:|" + string.Concat(Variants.Select(_ => twins is null ? "--:|--:|--:|" : "--:|--:|--:|--:|--:|")));
+                ? "| Round | " + string.Join(" | ", variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |"
+                : "| Round | " + string.Join(" | ", variants.Select(v => $"{v} req/s | µs CPU/req | its twin req/s | µs CPU/req | load")) + " |");
+            Console.WriteLine("|--:|" + string.Concat(variants.Select(_ => twins is null ? "--:|--:|--:|" : "--:|--:|--:|--:|--:|")));
             for (var round = 1; round <= rounds; round++)
             {
                 var cells = new List<string>();
@@ -156,13 +165,27 @@ public static partial class WebShopOverheadCommand
         }
     }
 
-    /// <summary>A lead-in, then one measured run of every given service at once, each under its own load generator.</summary>
+    /// <summary>A lead-in, then one measured run of every given service at once, each under its own load generator; an
+    /// "attached" service has a session attached from the tool's library for the measured run.</summary>
     private static Measured[] MeasureTogether(IReadOnlyList<Server> servers, ILoadGenerator load, TimeSpan duration)
     {
         RunAtOnce(servers, load, LeadIn);
         var loadAverage = LoadAverage();
         var cpuBefore = servers.Select(s => s.CpuTime()).ToList();
+        using var stopUnbounded = new CancellationTokenSource(duration);
+        var sessions = servers.Where(s => s.Variant.StartsWith("attached", StringComparison.Ordinal)).Select(server => Task.Run(() =>
+            AsyncCost.Sessions.AsyncCostSession.AttachAsync(server.ProcessId, new AsyncCost.Sessions.SessionOptions
+            {
+                Duration = server.Variant == "attached" ? duration : null,
+            }, server.Variant == "attached" ? CancellationToken.None : stopUnbounded.Token))).ToList();
         var requestsPerSecond = RunAtOnce(servers, load, duration);
+        foreach (var session in sessions)
+        {
+            // What the report itself says its hop windows cost, beside the measured figure.
+            var report = session.GetAwaiter().GetResult();
+            var cost = report.Warnings.FirstOrDefault(w => w.Code == "hop-windows")?.Message;
+            Console.Error.WriteLine($"  attached ({report.StopReason}, {report.Duration.TotalSeconds:F1} s recorded): {cost ?? "no hop-windows warning"}");
+        }
         return [.. servers.Select((server, i) => new Measured(
             requestsPerSecond[i],
             (server.CpuTime() - cpuBefore[i]).TotalMicroseconds / (requestsPerSecond[i] * duration.TotalSeconds),
@@ -204,6 +227,8 @@ public static partial class WebShopOverheadCommand
 
         public string Variant { get; }
 
+        public int ProcessId => _process.Id;
+
         public Uri Url(string path) => new($"http://127.0.0.1:{_port.ToString(CultureInfo.InvariantCulture)}{path}");
 
         public static Server Start(string dll, string variant, CorePlacement cores)
@@ -212,7 +237,8 @@ public static partial class WebShopOverheadCommand
             var start = CorePlacement.StartInfo(cores.Service, ["dotnet", dll, "--urls", $"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
             start.RedirectStandardOutput = true;
             start.RedirectStandardError = true;
-            start.Environment["AsyncCost__Instrumentation"] = variant;
+            // An attached variant runs uninstrumented: the session attached from outside is what is measured.
+            start.Environment["AsyncCost__Instrumentation"] = variant.StartsWith("attached", StringComparison.Ordinal) ? Baseline : variant;
             // Kestrel's per-request Information logs would cost more than what is measured.
             start.Environment["Logging__LogLevel__Default"] = "Warning";
             // The sample blocks on .Result by design: its throughput follows the pool's thread injection and retirement more

@@ -47,8 +47,8 @@ public sealed class SessionOptions
     /// accuracy (calls and hops cut off as the providers are switched), each window's length a buffer to match
     /// (benchmarks/results/HopKeywords.md). Half a second: at the attached default (0.1) that is one window in each 5-second
     /// slice of an attach without a duration, as often as in a bounded one; 1 s windows there traced a fifth of the hop
-    /// slices' time and cost the sample web service 18 % of its work in the hop pass instead of 7 %
-    /// (benchmarks/results/WebShopAttached.md).</summary>
+    /// slices' time, and the sample web service lost 18 % of its throughput attached without a duration, against 12 % with
+    /// 0.5 s windows (benchmarks/results/WebShopAttached.md).</summary>
     public TimeSpan HopWindow { get; init; } = TimeSpan.FromSeconds(0.5);
 
     /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
