@@ -41,7 +41,7 @@ internal static class ExitCodes
         (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
         (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0."),
         (ExitCode.AccessDenied, "The process belongs to another user, or reading its /proc entry was denied."),
-        (ExitCode.CommandNotFound, "The command to launch was not found or is not executable."),
+        (ExitCode.CommandNotFound, "The command to launch was not found or is not executable, or 'dotnet' was given an app that does not exist."),
         (ExitCode.TraceFileNotFound, "The .nettrace file does not exist, or the path is a directory."),
         (ExitCode.TraceFileInvalid, "The .nettrace file is corrupt or truncated (what was readable is still reported)."),
         (ExitCode.OutputNotWritable, "The output path (-o) cannot be written."),
