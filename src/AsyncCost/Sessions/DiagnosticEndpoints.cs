@@ -91,9 +91,11 @@ internal static partial class DiagnosticEndpoints
     }
 
     /// <summary>A client for the process's diagnostics socket: in this tool's temp directory, or in the process's own.</summary>
-    public static DiagnosticsClient ClientFor(int processId) => SocketInItsOwnTempDirectory(processId) is { } socket
-        ? DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", CancellationToken.None).GetAwaiter().GetResult().Instance
-        : new DiagnosticsClient(processId);
+    // ValueTask (AC0002): the socket is nearly always in this tool's temp directory, and each caller awaits once.
+    public static async ValueTask<DiagnosticsClient> ClientForAsync(int processId, CancellationToken cancellationToken) =>
+        SocketInItsOwnTempDirectory(processId) is { } socket
+            ? (await DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", cancellationToken).ConfigureAwait(false)).Instance
+            : new DiagnosticsClient(processId);
 
     /// <summary>TMPDIR from the process's environment, or null when it has none or it cannot be read.</summary>
     private static string? TempDirectoryOf(int processId)

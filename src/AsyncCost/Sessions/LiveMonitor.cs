@@ -46,7 +46,7 @@ internal static class LiveMonitor
             RuntimeVersion = runtimeVersion,
         };
 
-        using var session = await LiveSlice.OpenSessionAsync(DiagnosticEndpoints.ClientFor(processId), configuration, processId, cancellationToken).ConfigureAwait(false);
+        using var session = await LiveSlice.OpenSessionAsync(await DiagnosticEndpoints.ClientForAsync(processId, cancellationToken).ConfigureAwait(false), configuration, processId, cancellationToken).ConfigureAwait(false);
         var clock = Stopwatch.StartNew();
         var switches = new SwitchHistory(ThreadSwitchMonitor.Start(processId), clock);
         var snapshots = Channel.CreateUnbounded<MonitorSnapshot>(new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });

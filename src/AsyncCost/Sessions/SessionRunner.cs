@@ -21,7 +21,7 @@ internal static class SessionRunner
         var passes = PassList(options.Passes);
         var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
-        var client = DiagnosticEndpoints.ClientFor(processId);
+        var client = await DiagnosticEndpoints.ClientForAsync(processId, cancellationToken).ConfigureAwait(false);
 
         // A bounded session gives each pass an equal share once; an unbounded one alternates slices until cancelled.
         var slice = options.Duration is { } total ? total / passes.Count : passes.Count == 1 ? (TimeSpan?)null : UnboundedSlice;
