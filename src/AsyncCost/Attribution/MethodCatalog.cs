@@ -14,7 +14,6 @@ internal sealed class MethodCatalog
     private const string AsyncIteratorMoveNext = ">.MoveNextAsync";
 
     private readonly AsyncMethodTable _fromTrace = new();
-    private readonly AsyncMethodTable _fromBoxes = new();
     private readonly List<(string TypeName, string MethodName, string TaskType)> _taskReturningMethods = [];
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
@@ -23,7 +22,9 @@ internal sealed class MethodCatalog
     private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
     private readonly List<AsyncMethodName> _membersByOrdinal = [];
+    private readonly HashSet<string> _frameworkModulePaths = new(StringComparer.Ordinal);
     private AsyncMethodTable? _fromAssemblies;
+    private AsyncMethodTable? _fromFramework;
     private bool _tableComplete;
 
     /// <summary>How many methods the trace named (0: the trace had no method rundown).</summary>
@@ -146,17 +147,29 @@ internal sealed class MethodCatalog
     private static string? MemberOf(string methodName) =>
         methodName.StartsWith('<') && methodName.IndexOf('>', StringComparison.Ordinal) is var end and > 1 ? methodName[1..end] : null;
 
-    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name: from the method events,
-    /// or else from the assemblies, or else from the boxes allocations named (<see cref="AddBoxedStateMachine"/>).</summary>
-    public IReadOnlyList<string> StateMachinesNamed(string shortName) =>
-        Table().StateMachinesNamed(shortName) is { Count: > 0 } named ? named : _fromBoxes.StateMachinesNamed(shortName);
+    /// <summary>Full runtime names ("Ns.T+&lt;X&gt;d__0") of state machines with this short name: from the method events or
+    /// the user assemblies, or else from the framework assemblies added (<see cref="AddFrameworkModule"/>).</summary>
+    public IReadOnlyList<string> StateMachinesNamed(string shortName)
+    {
+        var named = Table().StateMachinesNamed(shortName);
+        return named.Count > 0 || _frameworkModulePaths.Count == 0
+            ? named
+            : (_fromFramework ??= Read(_frameworkModulePaths)).StateMachinesNamed(shortName);
+    }
 
     /// <summary>
-    /// Adds a state machine an allocated box named in full ("AsyncStateMachineBox`1[..., Ns.T+&lt;X&gt;d__0]"). A catalog that
-    /// outlives one report (in process, where there are no method events and framework assemblies are not read) then names
-    /// a framework method's hops, known by their short name alone, as its boxes and the CLI's method events name it.
+    /// Adds a framework assembly (user assemblies are ignored here: <see cref="AddModule"/>) to read, once, when a state
+    /// machine's short name is found nowhere else. In process there are no method events: a framework method's hops, known
+    /// by their short name alone, are then named as the CLI names them from its method events, not "?.Method".
     /// </summary>
-    public void AddBoxedStateMachine(string fullName) => _fromBoxes.AddStateMachine(fullName);
+    public void AddFrameworkModule(string path)
+    {
+        if (!AssemblyAsyncMethods.IsUserModule(path) && !_frameworkModulePaths.Contains(path) && File.Exists(path))
+        {
+            _frameworkModulePaths.Add(path);
+            _fromFramework = null; // read again, with this one
+        }
+    }
 
     /// <summary>Where a frame's type ends and its method starts: dots inside generic arguments ("Dictionary`2[System.String,
     /// System.Int32]") or generated names ("&lt;Ns.IFoo.GetAsync&gt;d__1") are not it.</summary>
@@ -267,10 +280,12 @@ internal sealed class MethodCatalog
         _tableComplete = true;
     }
 
-    private AsyncMethodTable ReadAssemblies()
+    private AsyncMethodTable ReadAssemblies() => Read(_modulePaths);
+
+    private static AsyncMethodTable Read(IEnumerable<string> paths)
     {
         var table = new AsyncMethodTable();
-        foreach (var path in _modulePaths)
+        foreach (var path in paths)
         {
             AssemblyAsyncMethods.Read(path, table);
         }

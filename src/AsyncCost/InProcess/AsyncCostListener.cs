@@ -168,7 +168,8 @@ public sealed class AsyncCostListener : IDisposable
         return totals;
     }
 
-    /// <summary>Names come from the assemblies the process loaded (an in-process stream has no method rundown).</summary>
+    /// <summary>Names come from the assemblies the process loaded (an in-process stream has no method rundown): the user's,
+    /// and the framework's for state machines known by their short name alone, as the CLI's method events name them.</summary>
     private void AddLoadedModules()
     {
         foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies())
@@ -176,6 +177,7 @@ public sealed class AsyncCostListener : IDisposable
             if (!assembly.IsDynamic)
             {
                 _catalog.AddModule(assembly.Location);
+                _catalog.AddFrameworkModule(assembly.Location);
             }
         }
     }

@@ -202,14 +202,6 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 Row(method).AddAllocation(allocation, tally);
             }
         }
-        // A catalog that outlives this report (in process) names later hops of these state machines by the boxes' names.
-        foreach (var row in _rows.Values)
-        {
-            if (row.FullStateMachineName is { } stateMachine)
-            {
-                catalog.AddBoxedStateMachine(stateMachine);
-            }
-        }
         return [.. unattributed.Take(MaxUnattributedRows)];
     }
 

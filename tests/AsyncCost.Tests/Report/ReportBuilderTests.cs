@@ -54,21 +54,22 @@ public class ReportBuilderTests
     }
 
     [Fact]
-    public void A_catalog_that_outlives_a_report_names_a_framework_methods_later_hops_as_its_boxes_named_it()
+    public void A_framework_methods_hops_known_by_short_name_alone_are_named_from_the_framework_assembly_in_process()
     {
-        // In process there are no method events and framework assemblies are not read; one catalog serves report after
-        // report, and a hop window's report may have no allocation of the method beside its hops.
+        // In process there are no method events, and a hop window's report may have no allocation naming the method.
+        var stateMachine = typeof(Stream).Assembly.GetTypes().First(t => t.IsNested && !t.IsGenericType
+            && typeof(System.Runtime.CompilerServices.IAsyncStateMachine).IsAssignableFrom(t) && t.Name.Contains(">d__", StringComparison.Ordinal));
         var methods = new MethodCatalog();
-        var allocations = new EventReader(methods);
-        allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,Microsoft.AspNetCore.Http.RequestDelegateFactory+<ExecuteAwaited>d__118]", 120);
-        var boxes = Build(methods, new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) });
+        methods.AddModule(typeof(Stream).Assembly.Location); // a user module only: ignored
         var hops = new EventReader(methods);
-        hops.Hops.OnOperationBegin(1, 10, "Async: <ExecuteAwaited>d__118");
+        hops.Hops.OnOperationBegin(1, 10, "Async: " + stateMachine.Name);
+        var unnamed = Build(methods, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
-        var later = Build(methods, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
+        methods.AddFrameworkModule(typeof(Stream).Assembly.Location);
+        var named = Build(methods, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
-        Assert.Equal("Microsoft.AspNetCore.Http.RequestDelegateFactory.ExecuteAwaited", Assert.Single(boxes.Methods).MethodKey);
-        Assert.Equal("Microsoft.AspNetCore.Http.RequestDelegateFactory.ExecuteAwaited", Assert.Single(later.Methods).MethodKey);
+        Assert.Equal(AsyncMethodName.UnknownType + "." + stateMachine.Name[1..stateMachine.Name.IndexOf('>', StringComparison.Ordinal)], Assert.Single(unnamed.Methods).MethodKey);
+        Assert.Equal(AsyncMethodName.Parse(stateMachine.FullName!)!.MethodKey, Assert.Single(named.Methods).MethodKey);
     }
 
     [Fact]
