@@ -74,9 +74,9 @@ public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.M
         return document.WithSyntaxRoot(tracked);
     }
 
-    // Only a resource known not to be null may move into the configured wrapper. Known: an object creation, or a
-    // reference the compiler's nullable analysis (annotations on) says is not null. Not a value type either: the
-    // wrapper would dispose a boxed copy, not the variable the body changed.
+    // Only a resource known not to be null may move into the configured wrapper. Known: a value type other than
+    // Nullable<T> (the wrapper disposes a boxed copy, which is what await using does too: its variable is read-only),
+    // an object creation, or a reference the compiler's nullable analysis (annotations on) says is not null.
     private static bool ResourcesNeverNull(SemanticModel? model, StatementSyntax statement, CancellationToken cancellationToken)
     {
         IEnumerable<ExpressionSyntax?> resources = statement switch
@@ -92,6 +92,10 @@ public sealed class AC0004MissingConfigureAwaitCodeFix() : RuleCodeFix(RuleIds.M
     private static bool NeverNull(SemanticModel model, ExpressionSyntax resource, CancellationToken cancellationToken)
     {
         var type = model.GetTypeInfo(resource, cancellationToken);
+        if (type.Type is { IsValueType: true } valueType)
+        {
+            return valueType.OriginalDefinition.SpecialType != SpecialType.System_Nullable_T;
+        }
         if (type.Type is not { IsReferenceType: true })
         {
             return false;

@@ -80,10 +80,19 @@ public static class Descriptors
         RuleIds.ElidableStateMachine,
         CostKind.Allocations,
         "Async state machine can be elided",
-        "'{0}' only awaits one task of its own return type; return that task directly to skip the async state machine (" + CostModel.SuspendingAwaitBytes + " per suspending call)",
+        "'{0}' only awaits one task of its own return type; return that task directly to skip the async state machine ({1})",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "A method whose only work is 'return await X' can return X. Disputed advice: the method's frame leaves exception stack traces, and exceptions thrown while computing X surface synchronously.");
+
+    /// <summary>AC0008's cost, the message's second argument: what the state machine costs where the awaited task may suspend.</summary>
+    public const string ElidableSuspendingCost = CostModel.SuspendingAwaitBytes + " per suspending call";
+
+    /// <summary>AC0008's cost where the awaited task is complete where it is made: nothing suspends, nothing is boxed.</summary>
+    public const string ElidableCompletedCost = "the awaited task is already complete, so the await never suspends and allocates no state-machine box: it only runs the state machine's instructions";
+
+    /// <summary>As above for Task&lt;T&gt;, where the method's own result task is the one allocation.</summary>
+    public const string ElidableCompletedResultCost = ElidableCompletedCost + ", and the method allocates its own Task for the result (" + CostModel.CompletedTaskBytes + " unless the runtime caches the value)";
 
     public static readonly DiagnosticDescriptor FastPathClosure = Create(
         RuleIds.FastPathClosure,

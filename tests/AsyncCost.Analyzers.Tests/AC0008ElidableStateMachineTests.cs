@@ -67,6 +67,9 @@ public class AC0008ElidableStateMachineTests : RuleTheories<AC0008ElidableStateM
 
     public static TheoryData<string, string> MustNotFlag => new()
     {
+        { "a completed-task await beside other work (not the whole body)", """
+            async Task M() { await Task.CompletedTask; Console.WriteLine(); }
+            """ },
         { "using statement (disposes before the task completes if elided)", """
             async Task<int> M() { using (var s = new System.IO.MemoryStream()) { return await F((int)s.Length); } }
             """ },
@@ -123,6 +126,23 @@ public class AC0008ElidableStateMachineTests : RuleTheories<AC0008ElidableStateM
             Task<int> M() => F();
             """ },
     };
+
+    // The message quotes a cost only where it occurs: an await of a task complete where it is made never suspends.
+    [Theory]
+    [InlineData("async Task<int> M() => await F();", "~112 B per suspending call")]
+    [InlineData("async Task M() { await G(); }", "~112 B per suspending call")]
+    [InlineData("async Task M() { await Task.CompletedTask; }", "never suspends and allocates no state-machine box: it only runs the state machine's instructions)")]
+    [InlineData("async ValueTask M() { await ValueTask.CompletedTask; }", "never suspends and allocates no state-machine box: it only runs the state machine's instructions)")]
+    [InlineData("async ValueTask<int> M(int v) => await new ValueTask<int>(v);", "never suspends and allocates no state-machine box: it only runs the state machine's instructions)")]
+    [InlineData("async Task<int> M(int v) { return await Task.FromResult(v); }", "never suspends and allocates no state-machine box: it only runs the state machine's instructions, and the method allocates its own Task for the result (~80 B unless the runtime caches the value)")]
+    [InlineData("static readonly Task<string> Empty = Task.FromResult(\"\"); async Task<string> M() => await Empty;", "never suspends")]
+    public async Task Message_states_the_cost_that_occurs(string members, string cost)
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Wrap(members)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains(cost, message, StringComparison.Ordinal);
+        Assert.Equal(cost.Contains("never suspends", StringComparison.Ordinal), !message.Contains("112 B", StringComparison.Ordinal));
+    }
 
     [Fact]
     public async Task Default_severity_is_a_suggestion()

@@ -77,13 +77,24 @@ public class FixBehaviourTests
                     return total;
                 }
 
+                public static async Task<string> StructResources(CancellationToken ct)
+                {
+                    await using (ct.Register(() => Observed.Note("canceled"))) { Observed.Note("registered"); }
+                    await using var registration = ct.Register(() => Observed.Note("canceled"));
+                    CancellationTokenRegistration? none = null;
+                    await using (none) { Observed.Note("nullable struct skipped"); }
+                    return "done";
+                }
+
+                public static Task<string> StructResourcesOfATokenThatNeverCancels() => StructResources(CancellationToken.None);
+
                 public static async Task<int> FaultedAwaitInsideUsing()
                 {
                     await using var r = new Resource("held");
                     return await Io.ReadAsync(-1);
                 }
             }
-            """, minimumFixes: 6);
+            """, minimumFixes: 8);
 
     // The harness itself tells the two apart: the split the AC0004 fix used to write for every await using (the
     // configured wrapper around a resource that turns out null) throws where the original skipped the disposal.

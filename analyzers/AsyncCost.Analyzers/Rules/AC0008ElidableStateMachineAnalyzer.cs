@@ -15,6 +15,9 @@ namespace AsyncCost.Analyzers.Rules;
 /// return type (nullability included) or a <c>Task&lt;T&gt;</c> for a <c>Task</c> (a reference conversion).
 /// Never <c>Task&lt;int&gt;</c> for <c>Task&lt;object&gt;</c> (AsyncFixer#40) nor <c>Task</c> for <c>ValueTask</c>,
 /// and not async lambdas: eliding changes a lambda's inferred type and can change overload resolution.
+/// The message states the cost that occurs: the state-machine box of a suspending call, or, when X is complete where
+/// it is made (<c>await Task.CompletedTask</c>, <c>return await Task.FromResult(v)</c>), only the state machine's
+/// instructions (and a Task&lt;T&gt; method's own result task).
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
@@ -39,24 +42,25 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
+            var bodies = new MethodBodies(start.Compilation);
             start.RegisterOperationAction(
                 c =>
                 {
                     var body = (IMethodBodyOperation)c.Operation;
-                    Analyze(c, types, c.ContainingSymbol as IMethodSymbol, body.BlockBody ?? body.ExpressionBody);
+                    Analyze(c, types, bodies, c.ContainingSymbol as IMethodSymbol, body.BlockBody ?? body.ExpressionBody);
                 },
                 OperationKind.MethodBody);
             start.RegisterOperationAction(
                 c =>
                 {
                     var local = (ILocalFunctionOperation)c.Operation;
-                    Analyze(c, types, local.Symbol, local.Body);
+                    Analyze(c, types, bodies, local.Symbol, local.Body);
                 },
                 OperationKind.LocalFunction);
         });
     }
 
-    private static void Analyze(OperationAnalysisContext context, WellKnownAsyncTypes types, IMethodSymbol? method, IBlockOperation? body)
+    private static void Analyze(OperationAnalysisContext context, WellKnownAsyncTypes types, MethodBodies bodies, IMethodSymbol? method, IBlockOperation? body)
     {
         if (method is not { IsAsync: true } || body is null || !types.IsTaskLike(method.ReturnType)
             || SingleAwait(body, method.ReturnType, types) is not { } awaitOperation
@@ -75,8 +79,11 @@ public sealed class AC0008ElidableStateMachineAnalyzer : DiagnosticAnalyzer
         {
             return;
         }
+        var cost = !CompletedTasks.IsAlreadyComplete(awaited, types, bodies) ? Descriptors.ElidableSuspendingCost
+            : types.IsGenericTask(method.ReturnType) ? Descriptors.ElidableCompletedResultCost
+            : Descriptors.ElidableCompletedCost;
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), method, properties, method.Name));
+            Descriptors.ElidableStateMachine, asyncKeyword.GetLocation(), method, properties, method.Name, cost));
     }
 
     // `return await X;` (also the implicit return of `=> await X`), or `await X;` in a method without a result.
