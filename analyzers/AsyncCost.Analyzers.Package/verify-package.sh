@@ -5,10 +5,13 @@
 #    report (as SARIF notes);
 #  - the switch <AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>: every rule becomes a warning in build output;
 #  - the build props reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test project
-#    (-p:IsTestProject=true) so do the rules that are silent in tests;
+#    (-p:IsTestProject=true) so do the rules that are silent in tests, and as an application's own library
+#    (-p:IsPackable=false) AC0004 goes quiet;
+#  - the switch is a build input: an incremental build with it, after one without, runs the compiler and reports;
+#  - the README's links to the rule pages resolve to files inside the package;
 #  - a library with warnings as errors whose code holds only the false-positive shapes in false-positive-shapes/
 #    builds, with every rule raised to warning (so under the defaults too);
-#  - `dotnet format analyzers --diagnostics AC0006` on format-shapes/ (async methods that block, next to synchronous
+#  - `dotnet format analyzers --diagnostics AC0006 --severity info` on format-shapes/ (async methods that block, next to synchronous
 #    code that must stay): every line marked "fix" becomes an await with ConfigureAwait(false), every line marked
 #    "keep" is unchanged, nothing else changes, and the result builds with warnings as errors and every rule at warning.
 # Usage: verify-package.sh [folder with the .nupkg]
@@ -27,6 +30,10 @@ for entry in analyzers/dotnet/cs/AsyncCost.Analyzers.dll analyzers/dotnet/cs/Asy
              build/AsyncCost.Analyzers.props build/AsyncCost.Analyzers.All.globalconfig README.md AnalyzerReleases.Shipped.md AnalyzerReleases.Unshipped.md; do
   grep -qx "$entry" <<<"$contents" || fail "$entry missing from $(basename "$nupkg")"
 done
+for link in $(unzip -p "$nupkg" README.md | grep -o '](docs/rules/[A-Za-z0-9]*\.md)' | tr -d '()]'); do
+  grep -qx "$link" <<<"$contents" || fail "README.md links to $link, which the package does not contain"
+done
+[[ $(unzip -p "$nupkg" README.md | grep -c '](docs/rules/AC00[0-9][0-9]\.md)') -ge 9 ]] || fail "README.md does not link every rule to its page"
 grep -q '<developmentDependency>true</developmentDependency>' < <(unzip -p "$nupkg" AsyncCost.Analyzers.nuspec) \
   || fail "the package is not a development dependency"
 
@@ -128,8 +135,20 @@ done
 app=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:OutputType=Exe)
 grep -q "warning AC0001:" <<<"$app" || { echo "$app"; fail "the app build reported nothing (analyzer not loaded?)"; }
 ! grep -q "warning AC0004:" <<<"$app" || { echo "$app"; fail "AC0004 reported in an app: OutputType did not reach the analyzer"; }
+internal=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:IsPackable=false)
+grep -q "warning AC0001:" <<<"$internal" && ! grep -q "warning AC0004:" <<<"$internal" \
+  || { echo "$internal"; fail "AC0004 reported in a library marked IsPackable=false (or nothing reported at all)"; }
 tests=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:IsTestProject=true)
 ! grep -qE "warning AC000[13478]:" <<<"$tests" || { echo "$tests"; fail "a rule that is silent in test projects reported: IsTestProject did not reach the analyzer"; }
+
+# The switch on an already-built project: an incremental build must not skip the compiler.
+incremental=$(mktemp -d "$work/incremental.XXXX")
+project "$incremental"
+cp "$consumer/PriceService.cs" "$incremental/"
+first=$(dotnet build "$incremental/Consumer.csproj" --packages "$work/packages" -nologo -clp:NoSummary 2>&1 || true)
+grep -q "Build succeeded" <<<"$first" || { echo "$first"; fail "the incremental consumer does not build"; }
+switched=$(dotnet build "$incremental/Consumer.csproj" --packages "$work/packages" -nologo -clp:NoSummary -p:AsyncCostAnalysisMode=All 2>&1 || true)
+grep -q "warning AC0001:" <<<"$switched" || { echo "$switched"; fail "-p:AsyncCostAnalysisMode=All on an already-built project reported nothing (the compiler was skipped)"; }
 
 # A library with only false-positive shapes, warnings as errors, every rule at warning: must build.
 shapes="$work/shapes"
