@@ -338,8 +338,6 @@ public class AC0004MissingConfigureAwaitTests
                     [|await using|] (var t = await OpenOrNullAsync().ConfigureAwait(false)) { }
                     [|await using|] (given) { }
                     [|await using|] var m = maybe;
-                    CancellationTokenRegistration? registration = null;
-                    [|await using|] (registration) { }
                 #nullable disable
                     [|await using|] var oblivious = await OpenAsync().ConfigureAwait(false);
                 #nullable restore
