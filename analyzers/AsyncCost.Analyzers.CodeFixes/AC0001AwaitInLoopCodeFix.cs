@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Composition;
 using System.Linq;
@@ -17,26 +18,45 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// AC0001 for the two plain shapes: <c>foreach (var x in xs) await F(x);</c> becomes
 /// <c>await Task.WhenAll(xs.Select(x => F(x)));</c> and <c>foreach (var x in xs) list.Add(await F(x));</c> becomes
 /// <c>list.AddRange(await Task.WhenAll(xs.Select(x => F(x))));</c>. The calls then run concurrently, which is the
-/// point; the title says so, since it is a behaviour change the user must agree to.
+/// point; the title says so, since it is a behaviour change the user must agree to. Fix All rewrites every such loop
+/// of a document (project, solution) at once: the rule only reports loops with evidence that their iterations are
+/// independent, so each rewrite is the same decision.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0001AwaitInLoopCodeFix)), Shared]
 public sealed class AC0001AwaitInLoopCodeFix() : RuleCodeFix(RuleIds.AwaitInLoop)
 {
     private const string Title = "Start all iterations and await Task.WhenAll once (runs them concurrently)";
 
-    public override FixAllProvider? GetFixAllProvider() => null; // each rewrite changes concurrency: one decision at a time
+    public override FixAllProvider GetFixAllProvider() => FixAllInDocument(Title, FixAllAsync);
 
     protected override async Task<PlannedFix?> PlanFixAsync(Document document, SyntaxNode root, Diagnostic diagnostic, CancellationToken cancellationToken)
     {
         var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
-        if (root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is not AwaitExpressionSyntax awaitExpression
-            || model is null
-            || Plan.Create(awaitExpression, model, cancellationToken) is not { } plan)
+        if (model is null || PlanFor(root, diagnostic, model, cancellationToken) is not { } plan)
         {
             return null;
         }
-        return new PlannedFix(Title, _ => Task.FromResult(plan.Apply(document, root)));
+        return new PlannedFix(Title, _ => Task.FromResult(document.WithSyntaxRoot(Plan.Apply(root, [plan]))));
     }
+
+    // Every loop of the document at once, each planned on the original tree (one finding per loop, and a nested loop
+    // is never a fixable shape: the fix needs a body of one statement that awaits).
+    private static async Task<Document> FixAllAsync(Document document, ImmutableArray<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    {
+        var root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        var model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        if (root is null || model is null)
+        {
+            return document;
+        }
+        var plans = diagnostics.Select(d => PlanFor(root, d, model, cancellationToken)).OfType<Plan>().ToList();
+        return plans.Count == 0 ? document : document.WithSyntaxRoot(Plan.Apply(root, plans));
+    }
+
+    private static Plan? PlanFor(SyntaxNode root, Diagnostic diagnostic, SemanticModel model, CancellationToken cancellationToken) =>
+        root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is AwaitExpressionSyntax awaitExpression
+            ? Plan.Create(awaitExpression, model, cancellationToken)
+            : null;
 
     private sealed class Plan
     {
@@ -84,7 +104,17 @@ public sealed class AC0001AwaitInLoopCodeFix() : RuleCodeFix(RuleIds.AwaitInLoop
             return plan;
         }
 
-        public Document Apply(Document document, SyntaxNode root)
+        public static SyntaxNode Apply(SyntaxNode root, IReadOnlyList<Plan> plans)
+        {
+            var byLoop = new Dictionary<SyntaxNode, Plan>();
+            foreach (var plan in plans)
+            {
+                byLoop[plan._loop] = plan;
+            }
+            return WithLinqImport(root.ReplaceNodes(byLoop.Keys, (original, _) => byLoop[original].Replacement()));
+        }
+
+        private ExpressionStatementSyntax Replacement()
         {
             var element = SyntaxFactory.Parameter(_loop.Identifier.WithoutTrivia());
             var body = _isValueTask ? Invoke(_task.WithoutTrivia(), "AsTask") : _task.WithoutTrivia();
@@ -109,11 +139,9 @@ public sealed class AC0001AwaitInLoopCodeFix() : RuleCodeFix(RuleIds.AwaitInLoop
             {
                 awaited = Invoke(_addReceiver.WithoutTrivia(), "AddRange", awaited);
             }
-            var replacement = SyntaxFactory.ExpressionStatement(awaited)
+            return SyntaxFactory.ExpressionStatement(awaited)
                 .WithTriviaFrom(_loop)
                 .WithAdditionalAnnotations(Formatter.Annotation);
-            var newRoot = root.ReplaceNode(_loop, replacement);
-            return document.WithSyntaxRoot(WithLinqImport(newRoot));
         }
 
         private static InvocationExpressionSyntax Invoke(ExpressionSyntax receiver, string name, params ExpressionSyntax[] arguments) =>

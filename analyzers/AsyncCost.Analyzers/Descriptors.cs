@@ -14,11 +14,11 @@ public static class Descriptors
     public static readonly DiagnosticDescriptor AwaitInLoop = Create(
         RuleIds.AwaitInLoop,
         CostKind.Hops,
-        "Await per loop iteration on work that may be independent",
-        "'{0}' is awaited once per iteration, and nothing in the loop shows that an iteration needs the one before it; if the iterations are independent, start them all and await Task.WhenAll once (each suspending await costs " + CostModel.SuspendingAwaitBytes + " and a thread-pool hop)",
+        "Loop awaits independent calls one after another",
+        "'{0}' is awaited once per iteration, and the iterations are independent ({1}): start the calls together and await them once (Task.WhenAll, or Parallel.ForEachAsync with MaxDegreeOfParallelism as a bound) so that their waits overlap; keep the loop where the calls must run in order or one at a time (ordering, a rate limit)",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "An await inside a loop body whose iterations are independent serializes work that could overlap and pays the await cost once per element.");
+        "A loop that awaits, one after another, calls it can show to be independent waits for each in turn; started together, their latencies overlap and the loop waits about as long as the slowest call.");
 
     public static readonly DiagnosticDescriptor PreferValueTask = Create(
         RuleIds.PreferValueTask,

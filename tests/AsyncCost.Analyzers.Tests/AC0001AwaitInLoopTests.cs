@@ -71,106 +71,133 @@ public class AC0001AwaitInLoopTests
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) [|await F(x).ConfigureAwait(false)|]; foreach (var x in xs) [|await FV(x)|]; }"));
 
     [Fact]
-    public Task Flags_calls_to_the_classs_own_method_when_the_class_holds_no_state_they_can_change() =>
-        Verify.VerifyAsync(Code("", """
-            public sealed class Prices
+    public Task Flags_an_index_loop_of_lookups_each_into_its_own_slot() =>
+        Verify.VerifyAsync(Code("""
+                async Task<System.Net.IPAddress[][]> M(string[] hostNames)
+                {
+                    var addresses = new System.Net.IPAddress[hostNames.Length][];
+                    for (var i = 0; i < hostNames.Length; i++)
+                        addresses[i] = [|await System.Net.Dns.GetHostAddressesAsync(hostNames[i])|];
+                    return addresses;
+                }
+            """));
+
+    [Fact]
+    public Task Flags_a_while_loop_starting_Task_Run_per_index() =>
+        Verify.VerifyAsync(Code("""
+                async Task<int[]> M(int count)
+                {
+                    var results = new int[count];
+                    var i = 0;
+                    while (i < count)
+                    {
+                        var index = i;
+                        results[index] = [|await Task.Run(() => Square(index))|];
+                        i++;
+                    }
+                    return results;
+                }
+                static int Square(int x) => x * x;
+            """));
+
+    [Fact]
+    public Task Flags_framework_file_io_per_path_with_results_collected_or_keyed() =>
+        Verify.VerifyAsync(Code("""
+                async Task<Dictionary<string, string>> M(string[] paths)
+                {
+                    var texts = new List<string>();
+                    foreach (var path in paths) texts.Add([|await File.ReadAllTextAsync(path)|]);
+                    var byPath = new Dictionary<string, string>();
+                    foreach (var path in paths) byPath[path] = [|await File.ReadAllTextAsync(path)|];
+                    return byPath;
+                }
+            """));
+
+    [Fact]
+    public Task Flags_each_iterations_own_object_and_a_result_stored_on_it() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Document> documents, Document[] byIndex)
+                {
+                    foreach (var document in documents) [|await document.LoadAsync()|];
+                    for (var i = 0; i < byIndex.Length; i++) [|await byIndex[i].LoadAsync()|];
+                    foreach (var document in documents) document.Size = [|await document.MeasureAsync()|];
+                }
+            """,
+            """
+            public sealed class Document
+            {
+                public long Size { get; set; }
+                public Task LoadAsync() => Task.CompletedTask;
+                public Task<long> MeasureAsync() => Task.FromResult(1L);
+            }
+            """));
+
+    [Fact]
+    public Task Flags_a_numeric_sum_of_independent_results() =>
+        Verify.VerifyAsync(Code("async Task<long> M(string[] paths) { long total = 0; foreach (var p in paths) total += ([|await File.ReadAllBytesAsync(p)|]).Length; return total; }"));
+
+    [Fact]
+    public Task Flags_an_extension_method_on_a_shared_HttpClient() =>
+        Verify.VerifyAsync(Code("""
+                async Task<List<string>> M(HttpClient http, string[] urls)
+                {
+                    var pages = new List<string>();
+                    foreach (var url in urls) pages.Add([|await http.GetTextAsync(url)|]);
+                    return pages;
+                }
+            """,
+            """
+            public static class HttpExtensions
+            {
+                public static Task<string> GetTextAsync(this HttpClient client, string url) => client.GetStringAsync(url);
+            }
+            """));
+
+    [Fact]
+    public Task Flags_a_shared_service_the_team_declares_safe_for_concurrent_use() =>
+        Verify.VerifyAsync(
+            Code("""
+                    readonly Shop.Catalog _catalog = new();
+                    async Task<List<string>> M(IPrices prices, int[] ids)
+                    {
+                        var results = new List<string>();
+                        foreach (var id in ids) results.Add([|await _catalog.GetAsync(id)|]);
+                        foreach (var id in ids) Use((int)[|await prices.GetPriceAsync(id)|]);
+                        return results;
+                    }
+                """,
+                CatalogAndPrices),
+            TestOptions.Default.WithEditorConfig("asynccost.AC0001.concurrency_safe_types", "Shop.Catalog, IPrices"));
+
+    private const string CatalogAndPrices = """
+        namespace Shop
+        {
+            public sealed class Catalog
             {
                 private readonly HttpClient _http = new();
-                public async Task<List<string>> AllAsync(string[] ids)
-                {
-                    var result = new List<string>();
-                    foreach (var id in ids) result.Add([|await PriceAsync(id)|]);
-                    return result;
-                }
-                private Task<string> PriceAsync(string id) => _http.GetStringAsync("/price/" + id);
+                public Task<string> GetAsync(int id) => _http.GetStringAsync("items/" + id);
             }
-            """));
+        }
+        public interface IPrices { Task<decimal> GetPriceAsync(int id); }
+        """;
 
     [Fact]
-    public Task Flags_calls_through_a_stateless_field_of_a_class_that_has_state_of_its_own() =>
-        Verify.VerifyAsync(Code("", """
-            public sealed class Catalog { public Task<decimal> PriceAsync(int id) => Task.FromResult(1m); }
-            public sealed class Pipeline
-            {
-                private readonly Catalog _catalog = new();
-                private decimal? _last;
-                public async Task<decimal> TotalAsync(int[] ids)
-                {
-                    var total = 0m;
-                    foreach (var id in ids) total += [|await _catalog.PriceAsync(id)|];
-                    _last = total;
-                    return total;
-                }
-            }
-            """));
-
-    [Fact]
-    public Task Flags_calls_to_the_classs_own_method_that_only_reads_its_mutable_state() =>
-        Verify.VerifyAsync(Code("", """
-            public sealed class Quotes
-            {
-                private readonly Dictionary<string, decimal> _cache = new();
-                private bool _loaded;
-                public async Task<List<decimal>> AllAsync(string[] symbols)
-                {
-                    var result = new List<decimal>();
-                    foreach (var symbol in symbols) result.Add([|await QuoteAsync(symbol)|]);
-                    return result;
-                }
-                private async Task<decimal> QuoteAsync(string symbol)
-                {
-                    await LoadAsync();
-                    return _cache[symbol];
-                }
-                private async Task LoadAsync() { if (_loaded) return; await Task.Delay(1); _loaded = true; }
-            }
-            """));
+    public async Task Message_names_the_call_its_evidence_what_the_user_gains_and_when_not_to()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Code("""
+                async Task M(string[] hosts) { foreach (var host in hosts) Use((await System.Net.Dns.GetHostAddressesAsync(host)).Length); }
+            """)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.StartsWith("'GetHostAddressesAsync' is awaited once per iteration", message, StringComparison.Ordinal);
+        Assert.Contains("a static call with this iteration's arguments", message, StringComparison.Ordinal);
+        Assert.Contains("Task.WhenAll", message, StringComparison.Ordinal);
+        Assert.Contains("Parallel.ForEachAsync", message, StringComparison.Ordinal);
+        Assert.Contains("ordering, a rate limit", message, StringComparison.Ordinal);
+    }
 
     [Fact]
     public Task Flags_one_finding_per_loop_on_its_first_await() =>
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
-
-    [Fact]
-    public Task Flags_a_stateless_service_and_an_interface_called_per_element() =>
-        Verify.VerifyAsync(Code("""
-                async Task<List<string>> M(Catalog catalog, IPrices prices, int[] ids)
-                {
-                    var results = new List<string>();
-                    foreach (var id in ids) results.Add([|await catalog.GetAsync(id)|]);
-                    foreach (var id in ids) Use((int)[|await prices.GetPriceAsync(id)|]);
-                    return results;
-                }
-            """,
-            """
-            public sealed class Catalog
-            {
-                private readonly HttpClient _http = new();
-                public string Name { get; init; } = "";
-                public Task<string> GetAsync(int id) => _http.GetStringAsync("items/" + id);
-            }
-            public interface IPrices { Task<decimal> GetPriceAsync(int id); }
-            """));
-
-    [Fact]
-    public Task Flags_a_shared_delegate_by_its_name() =>
-        Verify.VerifyAsync(Code(
-            """
-                readonly Func<int, Task<int>> _fetch = F;
-                async Task M(int[] xs) { foreach (var x in xs) Use([|await _fetch(x)|]); }
-            """));
-
-    [Fact]
-    public async Task Message_names_the_delegate_and_states_the_evidence_not_a_certainty()
-    {
-        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Code("""
-                readonly Func<int, Task<int>> _fetch = F;
-                async Task M(int[] xs) { foreach (var x in xs) Use(await _fetch(x)); }
-            """)));
-        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.StartsWith("'_fetch' is awaited once per iteration", message, StringComparison.Ordinal);
-        Assert.Contains("nothing in the loop shows that an iteration needs the one before it", message, StringComparison.Ordinal);
-        Assert.Contains("if the iterations are independent", message, StringComparison.Ordinal);
-    }
 
     [Fact]
     public Task Flags_per_item_error_isolation_and_a_filter_that_does_not_depend_on_awaits() =>
@@ -232,6 +259,112 @@ public class AC0001AwaitInLoopTests
                 }
                 private Task WriteAsync(object? value, CancellationToken ct) { _column++; return Task.CompletedTask; }
             }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_a_clients_own_methods_serialized_by_its_semaphore() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class FtpLikeClient
+            {
+                private readonly SemaphoreSlim _gate = new(1, 1);
+                public async Task DeleteTreeAsync(string[] pathsChildrenFirst)
+                {
+                    foreach (var p in pathsChildrenFirst) await DeleteFile(p);
+                    foreach (var p in pathsChildrenFirst) await this.DeleteFile(p);
+                }
+                public async Task<long> TotalSizeAsync(string[] files)
+                {
+                    long total = 0;
+                    foreach (var f in files) total += await GetFileSize(f);
+                    return total;
+                }
+                private async Task DeleteFile(string path) { await _gate.WaitAsync(); try { await Task.Yield(); } finally { _gate.Release(); } }
+                private async Task<long> GetFileSize(string path) { await _gate.WaitAsync(); try { await Task.Yield(); return path.Length; } finally { _gate.Release(); } }
+            }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_a_shared_service_nobody_declared_safe_nor_a_shared_delegate() =>
+        Verify.VerifyAsync(Code("""
+                readonly Shop.Catalog _catalog = new();
+                readonly Func<int, Task<int>> _fetch = F;
+                async Task<List<string>> M(IPrices prices, int[] ids)
+                {
+                    var results = new List<string>();
+                    foreach (var id in ids) results.Add(await _catalog.GetAsync(id));
+                    foreach (var id in ids) Use((int)await prices.GetPriceAsync(id));
+                    foreach (var id in ids) Use(await _fetch(id));
+                    return results;
+                }
+            """,
+            CatalogAndPrices));
+
+    [Fact]
+    public Task Does_not_flag_a_shared_writer_passed_in_as_a_parameter() =>
+        Verify.VerifyAsync(Code("""
+                static async Task Dump(PacketWriter output, string[] lines) { foreach (var line in lines) await Format(output, line); }
+                static Task Format(PacketWriter output, string line) => output.WriteAsync(line);
+            """,
+            """
+            public sealed class PacketWriter { public Task WriteAsync(string s) => Task.CompletedTask; }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_consecutive_packets_on_one_socket_in_a_do_while() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(System.Net.Sockets.Socket socket, byte[][] packets)
+                {
+                    var i = 0;
+                    do { await socket.SendAsync(packets[i], System.Net.Sockets.SocketFlags.None); i++; } while (i < packets.Length);
+                    var offset = 0;
+                    var data = packets[0];
+                    do { var n = await socket.SendAsync(data.AsMemory(offset), System.Net.Sockets.SocketFlags.None); offset += n; } while (offset < data.Length);
+                }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_a_result_kept_in_shared_state_where_the_last_one_wins() =>
+        Verify.VerifyAsync(Code("""
+                string? _latest;
+                async Task<string?> M(HttpClient client, string[] urls)
+                {
+                    string? last = null;
+                    foreach (var url in urls) last = await client.GetStringAsync(url);
+                    foreach (var url in urls) { var page = await client.GetStringAsync(url); _latest = page; }
+                    var text = "";
+                    foreach (var url in urls) text += await client.GetStringAsync(url);
+                    return last + text;
+                }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_a_static_method_that_moves_shared_static_state_on() =>
+        Verify.VerifyAsync(Code("", """
+            public static class Journal
+            {
+                private static int _sequence;
+                public static async Task AppendAsync(string[] entries) { foreach (var e in entries) await Write(e); }
+                private static Task Write(string entry) { _sequence++; return Task.CompletedTask; }
+            }
+            """));
+
+    [Fact]
+    public Task Does_not_flag_Task_Run_over_the_objects_own_method_or_a_shared_unsafe_object() =>
+        Verify.VerifyAsync(Code("", """
+            public sealed class Renderer
+            {
+                private readonly List<int> _done = new();
+                private int _frames;
+                public async Task RenderAllAsync(int count, Canvas canvas)
+                {
+                    for (var i = 0; i < count; i++) { var index = i; await Task.Run(() => Render(index)); }
+                    for (var i = 0; i < count; i++) await Task.Run(Tick);
+                    for (var i = 0; i < count; i++) { var index = i; await Task.Run(() => canvas.Draw(index)); }
+                }
+                private void Render(int index) => _done.Add(index);
+                private void Tick() => _frames++;
+            }
+            public sealed class Canvas { public void Draw(int index) { } }
             """));
 
     [Fact]
@@ -566,6 +699,30 @@ public class AC0001AwaitInLoopTests
                     {
                         var list = new List<int>();
                         list.AddRange(await Task.WhenAll(xs.Select(x => FV(x).AsTask())));
+                        return list;
+                    }
+                """)));
+
+    [Fact]
+    public Task Fix_All_rewrites_every_fixable_loop_of_the_document_and_leaves_the_rest() =>
+        Fix.VerifyFixAllAsync(
+            WithLinq(Code("""
+                    async Task<List<int>> M(int[] xs, int n)
+                    {
+                        foreach (var x in xs) [|await F(x)|];
+                        var list = new List<int>();
+                        foreach (var x in xs) list.Add([|await G(x)|]);
+                        for (var i = 0; i < n; i++) Use([|await F(i)|]);
+                        return list;
+                    }
+                """)),
+            WithLinq(Code("""
+                    async Task<List<int>> M(int[] xs, int n)
+                    {
+                        await Task.WhenAll(xs.Select(x => F(x)));
+                        var list = new List<int>();
+                        list.AddRange(await Task.WhenAll(xs.Select(x => G(x))));
+                        for (var i = 0; i < n; i++) Use(await F(i));
                         return list;
                     }
                 """)));

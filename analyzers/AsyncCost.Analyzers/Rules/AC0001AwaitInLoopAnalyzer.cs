@@ -11,18 +11,19 @@ using Microsoft.CodeAnalysis.Operations;
 namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
-/// AC0001: a loop that awaits a call per iteration with nothing in the loop showing that an iteration needs the one
-/// before it, so the loop may wait once per element where Task.WhenAll or Parallel.ForEachAsync would wait once.
-/// One finding per loop, on its first such await. Silent whenever the loop shows an order: the awaited value (or
-/// anything derived from it) drives the loop condition, feeds a later iteration's await, or decides an early exit;
-/// a value carried from one iteration into the next one's await; an exit on shared state an await was handed;
-/// pacing with Task.Delay; streams consumed in order (await foreach); ordered calls on one shared stream, writer,
-/// reader, buffer, connection or channel (a known one, one named so, one whose class holds mutable state, or one the
-/// loop also uses synchronously); awaits of tasks that are already running; calls dispatched to each element in
-/// turn (callbacks, handlers: order is their contract); DisposeAsync and CloseAsync, and any loop inside a method
-/// of that name (teardown runs once and releases in order); batching with Task.WhenAll;
-/// awaits that do not use the iteration's data at all (polling); and test projects, where sequential awaits are
-/// usually the point of the test.
+/// AC0001: a loop that awaits, one after another, calls for which it has positive evidence that the iterations are
+/// independent, so that they could run concurrently (Task.WhenAll, Parallel.ForEachAsync) and the loop wait once.
+/// Evidence, per awaited call that uses the iteration's data: a static call (framework I/O such as Dns or File, or a
+/// method of this compilation that writes no static state), a call on the iteration's own object (its element, or an
+/// object the iteration creates), or a call on a shared object of a type known to be safe for concurrent use
+/// (HttpClient, or a type the team lists in .editorconfig). Every other await of the body must not contradict it:
+/// one call through this (explicit or implicit), through a shared receiver not known to be safe, through a delegate,
+/// to each element in turn through a virtual or interface member (handlers), on a shared ordered resource handed as
+/// an argument (a writer, a stream, a connection), or teardown silences the loop. So do the signs of an order: the
+/// awaited value (or anything derived from it) drives the loop condition, feeds a later iteration's await, decides an
+/// early exit, or is kept in shared state where the last one wins; a value carried from one iteration into the next
+/// one's await; Task.Delay pacing; await foreach; loops in DisposeAsync or CloseAsync; and test projects. One finding
+/// per loop, on its first await with evidence.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
@@ -130,25 +131,299 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            // One finding per loop, on the first await that starts independent work for the iteration's data: the loop is
-            // what a fix rewrites. Looked for first, as it is the cheapest test: in Npgsql half the loops with awaits have none.
+            // One finding per loop, on the first await with evidence of independent work: the loop is what a fix rewrites.
+            // Any await that shares an object the analyzer cannot show safe silences the loop: concurrent iterations
+            // would share it too. Classified first, as it is the cheapest test.
             var varying = IterationVaryingSymbols();
-            var first = awaits
-                .Where(a => Awaited(a) is IInvocationOperation call && types.IsTaskLike(call.Type) && StartsIndependentWork(call, varying) && UsesIterationData(call, varying))
-                .OrderBy(a => a.Syntax.SpanStart)
-                .FirstOrDefault();
-            if (first is null || IterationsDependOnAwaitedValues(awaits, AwaitTaintedSymbols(), varying) || CarriesValuesIntoAwaits(awaits))
+            IAwaitOperation? first = null;
+            Evidence firstEvidence = default;
+            foreach (var awaitOperation in awaits.OrderBy(a => a.Syntax.SpanStart))
+            {
+                var evidence = Classify(Awaited(awaitOperation), varying, context);
+                if (evidence == Evidence.Ordered)
+                {
+                    return;
+                }
+                if (evidence != Evidence.None && first is null)
+                {
+                    first = awaitOperation;
+                    firstEvidence = evidence;
+                }
+            }
+            if (first is null)
             {
                 return;
             }
-            // One ordered resource (a stream written in order, a semaphore held around the rest) serializes the whole body.
-            var awaitedCalls = new HashSet<IOperation>(_operations.OfType<IAwaitOperation>().Select(Awaited));
-            if (!awaits.Any(a => UsesSharedOrderedResource(Awaited(a), varying, awaitedCalls)))
+            var tainted = AwaitTaintedSymbols();
+            if (IterationsDependOnAwaitedValues(awaits, tainted, varying) || CarriesValuesIntoAwaits(awaits) || KeepsOnlyTheLastResult(tainted, varying))
             {
-                context.ReportDiagnostic(DiagnosticFactory.Create(
-                    Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, Describe((IInvocationOperation)Awaited(first))));
+                return;
+            }
+            context.ReportDiagnostic(DiagnosticFactory.Create(
+                Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol,
+                ((IInvocationOperation)Awaited(first)).TargetMethod.Name, Describe(firstEvidence)));
+        }
+
+        private static string Describe(Evidence evidence) => evidence switch
+        {
+            Evidence.StaticCall => "a static call with this iteration's arguments",
+            Evidence.OwnObject => "a call on this iteration's own object",
+            _ => "a call on a shared client that is safe for concurrent use",
+        };
+
+        // What one awaited call says about the iterations: nothing, evidence that they are independent (and which), or
+        // an order (a shared object that is not known to be safe, the method's own object, a handler dispatched in turn).
+        private enum Evidence
+        {
+            None,
+            StaticCall,
+            OwnObject,
+            SafeSharedClient,
+            Ordered,
+        }
+
+        private Evidence Classify(IOperation awaited, HashSet<ISymbol> varying, OperationAnalysisContext context)
+        {
+            if (awaited is not IInvocationOperation call || !types.IsTaskLike(call.Type))
+            {
+                return Evidence.None; // a task already running (await t, await pending[i]) or a custom awaitable
+            }
+            var method = call.TargetMethod;
+            if ((call.Instance is { } running && types.IsTaskLike(running.Type))
+                || (System.Array.IndexOf(BatchingNames, method.Name) >= 0 && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task)))
+            {
+                return Evidence.None; // t.WaitAsync(ct): already started; await Task.WhenAll(batch): already the batched form
+            }
+            if (System.Array.IndexOf(OrderedTeardownNames, method.Name) >= 0 || method.MethodKind == MethodKind.DelegateInvoke)
+            {
+                return Evidence.Ordered; // ordered release; a delegate whose work the analyzer cannot see
+            }
+            // An extension method's receiver is its first argument (client.GetFromJsonAsync(url)).
+            var receiver = method.IsExtensionMethod && call.Arguments.Length > 0 ? call.Arguments[0].Value : call.Instance;
+            var awaitedCalls = (HashSet<IOperation>?)null;
+            foreach (var argument in call.Arguments)
+            {
+                if (argument.Value != receiver && IsSharedOrderedResource(argument.Value, varying, ref awaitedCalls))
+                {
+                    return Evidence.Ordered; // one writer, stream, buffer... handed to every iteration's call
+                }
+            }
+            if (!DelegatedWorkIsIndependent(call, varying, context))
+            {
+                return Evidence.Ordered;
+            }
+            var usesIterationData = ReadsIterationData(call, varying);
+            if (receiver is null)
+            {
+                if (WritesStaticState(method))
+                {
+                    return Evidence.Ordered;
+                }
+                return usesIterationData ? Evidence.StaticCall : Evidence.None;
+            }
+            receiver = ConfigureAwaitCalls.SkipConversions(receiver);
+            if (receiver is IInstanceReferenceOperation)
+            {
+                return Evidence.Ordered; // this.M() or M(): the object's own state, often serialized by its own lock
+            }
+            if (IsIterationsOwn(receiver, varying))
+            {
+                // Each element called in turn through a virtual or interface member is a handler or callback: running
+                // them in order is their contract. An object the iteration creates is not such a dispatch.
+                var dispatched = method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride;
+                return dispatched && IsElement(receiver, varying) ? Evidence.Ordered : Evidence.OwnObject;
+            }
+            if (SafeTypes(context).Contains(receiver.Type))
+            {
+                return usesIterationData ? Evidence.SafeSharedClient : Evidence.None;
+            }
+            return Evidence.Ordered; // one object shared by every iteration, not known to be safe for concurrent use
+        }
+
+        private ConcurrencySafeTypes? _safeTypes;
+
+        private ConcurrencySafeTypes SafeTypes(OperationAnalysisContext context) =>
+            _safeTypes ??= ConcurrencySafeTypes.For(context.Options, loop.Syntax.SyntaxTree, RuleIds.AwaitInLoop);
+
+        // The iteration's data reaches the call: an argument, the receiver, or a lambda the call runs (Task.Run(() => Work(i))).
+        private static bool ReadsIterationData(IInvocationOperation call, HashSet<ISymbol> varying)
+        {
+            foreach (var operation in call.DescendantsAndSelf())
+            {
+                if (OperationTree.ReferencedSymbol(operation) is { } symbol && varying.Contains(symbol))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        // Work handed to the call as a lambda or method group (Task.Run(() => Process(i))) runs concurrently once the
+        // calls do: it must not go through this, a delegate, or a shared object not known to be safe either.
+        private bool DelegatedWorkIsIndependent(IInvocationOperation call, HashSet<ISymbol> varying, OperationAnalysisContext context)
+        {
+            foreach (var argument in call.Arguments)
+            {
+                if (ConfigureAwaitCalls.SkipConversions(argument.Value) is not IDelegateCreationOperation { Target: var target })
+                {
+                    continue;
+                }
+                if (target is IMethodReferenceOperation { Instance: { } instance })
+                {
+                    return instance is not IInstanceReferenceOperation && IsIterationsOwn(instance, varying);
+                }
+                if (target is not IAnonymousFunctionOperation lambda)
+                {
+                    continue;
+                }
+                var ownLocals = new HashSet<ISymbol>(lambda.Body.DescendantsAndSelf().OfType<IVariableDeclaratorOperation>().Select(d => (ISymbol)d.Symbol), SymbolEqualityComparer.Default);
+                ownLocals.UnionWith(lambda.Symbol.Parameters);
+                foreach (var inner in lambda.Body.DescendantsAndSelf().OfType<IInvocationOperation>())
+                {
+                    var innerMethod = inner.TargetMethod;
+                    var innerReceiver = innerMethod.IsExtensionMethod && inner.Arguments.Length > 0 ? inner.Arguments[0].Value : inner.Instance;
+                    if (innerReceiver is null)
+                    {
+                        continue;
+                    }
+                    innerReceiver = ConfigureAwaitCalls.SkipConversions(innerReceiver);
+                    if (innerReceiver is IInstanceReferenceOperation)
+                    {
+                        return false;
+                    }
+                    if (OperationTree.ReferencedSymbol(innerReceiver) is { } symbol && !ownLocals.Contains(symbol) && !varying.Contains(symbol)
+                        && (innerMethod.MethodKind == MethodKind.DelegateInvoke || !SafeTypes(context).Contains(innerReceiver.Type)))
+                    {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        // The call's receiver belongs to this iteration: the element (or a member of it), an element picked by the
+        // iteration's index, or an object the iteration creates or derives from its data.
+        private bool IsIterationsOwn(IOperation receiver, HashSet<ISymbol> varying)
+        {
+            for (var current = ConfigureAwaitCalls.SkipConversions(receiver); ;)
+            {
+                switch (current)
+                {
+                    case ILocalReferenceOperation local when loop.Locals.Contains(local.Local, SymbolEqualityComparer.Default):
+                        return loop is IForEachLoopOperation;
+                    case ILocalReferenceOperation local when BodyLocals.Contains(local.Local):
+                        return IsCreatedPerIteration(local.Local, varying);
+                    case IArrayElementReferenceOperation element:
+                        return element.Indices.Any(i => UsesIterationData(i, varying));
+                    case IPropertyReferenceOperation { Property.IsIndexer: true } indexer:
+                        return indexer.Arguments.Any(a => UsesIterationData(a.Value, varying));
+                    case IObjectCreationOperation:
+                        return true;
+                    case IMemberReferenceOperation { Instance: { } owner }:
+                        current = ConfigureAwaitCalls.SkipConversions(owner);
+                        continue;
+                    default:
+                        return false;
+                }
             }
         }
+
+        // A local declared in the body whose value is new (new StreamWriter(path)) or comes from the iteration's data
+        // (var item = items[i]), not a copy of a shared object (var w = _writer).
+        private bool IsCreatedPerIteration(ILocalSymbol local, HashSet<ISymbol> varying)
+        {
+            foreach (var operation in _operations)
+            {
+                if (operation is IVariableDeclaratorOperation { Initializer.Value: { } value } declarator
+                    && SymbolEqualityComparer.Default.Equals(declarator.Symbol, local))
+                {
+                    value = ConfigureAwaitCalls.SkipConversions(value);
+                    return value is IObjectCreationOperation || (value is not IAwaitOperation && UsesIterationData(value, varying) && IsIterationsOwnValue(value, varying));
+                }
+            }
+            return false;
+        }
+
+        // A value that is (a member of) the iteration's element rather than something a shared object hands out.
+        private bool IsIterationsOwnValue(IOperation value, HashSet<ISymbol> varying) =>
+            value is IInvocationOperation call ? (call.Instance is null || IsIterationsOwn(call.Instance, varying)) : IsIterationsOwn(value, varying);
+
+        // A static method of this compilation that assigns one of its type's mutable static fields: every call moves
+        // shared state on (a counter, a cache being filled), so the calls are ordered.
+        private static bool WritesStaticState(IMethodSymbol method)
+        {
+            var type = method.ContainingType;
+            if (type is null || !method.DeclaringSyntaxReferences.Any())
+            {
+                return false;
+            }
+            var mutableFields = new HashSet<string>(type.GetMembers().OfType<IFieldSymbol>()
+                .Where(f => f.IsStatic && !f.IsConst && !f.IsReadOnly && !f.IsImplicitlyDeclared).Select(f => f.Name));
+            if (mutableFields.Count == 0)
+            {
+                return false;
+            }
+            foreach (var reference in method.OriginalDefinition.DeclaringSyntaxReferences)
+            {
+                foreach (var node in reference.GetSyntax().DescendantNodes())
+                {
+                    var target = node switch
+                    {
+                        AssignmentExpressionSyntax assignment => assignment.Left,
+                        PostfixUnaryExpressionSyntax postfix => postfix.Operand,
+                        PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } prefix => prefix.Operand,
+                        ArgumentSyntax { RefKindKeyword.RawKind: (int)SyntaxKind.RefKeyword } argument => argument.Expression,
+                        _ => null,
+                    };
+                    var name = target switch
+                    {
+                        IdentifierNameSyntax identifier => identifier.Identifier.ValueText,
+                        MemberAccessExpressionSyntax member => member.Name.Identifier.ValueText,
+                        _ => null,
+                    };
+                    if (name is not null && mutableFields.Contains(name))
+                    {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        // An awaited result (or a value derived from it) assigned where the next iteration overwrites it: a shared
+        // variable, field or property (last = await F(x)): the last call to finish would win, so the order matters.
+        // Fine: a local of the iteration, a per-iteration slot (results[i] = …, map[key] = …, item.Size = …), a
+        // numeric reduction (total += …), a collection the results are added to.
+        private bool KeepsOnlyTheLastResult(HashSet<ISymbol> tainted, HashSet<ISymbol> varying)
+        {
+            foreach (var operation in _operations)
+            {
+                if (operation is not IAssignmentOperation assignment
+                    || !OperationTree.SameMethod(assignment.Value).Any(op => op is IAwaitOperation || (OperationTree.ReferencedSymbol(op) is { } s && tainted.Contains(s))))
+                {
+                    continue;
+                }
+                var target = ConfigureAwaitCalls.SkipConversions(assignment.Target);
+                var perIteration = assignment switch
+                {
+                    ICompoundAssignmentOperation compound => IsNumericOrBoolean(compound.Target.Type),
+                    ICoalesceAssignmentOperation => false,
+                    _ => target is ILocalReferenceOperation local
+                        ? BodyLocals.Contains(local.Local) || loop.Locals.Contains(local.Local, SymbolEqualityComparer.Default)
+                        : IsIterationsOwn(target, varying),
+                };
+                if (!perIteration)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static bool IsNumericOrBoolean(ITypeSymbol? type) =>
+            type?.SpecialType is SpecialType.System_Boolean or SpecialType.System_Byte or SpecialType.System_SByte or SpecialType.System_Int16
+                or SpecialType.System_UInt16 or SpecialType.System_Int32 or SpecialType.System_UInt32 or SpecialType.System_Int64
+                or SpecialType.System_UInt64 or SpecialType.System_Single or SpecialType.System_Double or SpecialType.System_Decimal;
 
         // Awaits the body runs once per iteration: not in lambdas, and not in a nested loop's body (that loop owns them);
         // a nested loop's collection or condition does run once per iteration of this one.
@@ -235,7 +510,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 switch (operation)
                 {
                     case IAssignmentOperation assignment:
-                        AddFlow(assignment.Value, OperationTree.ReferencedSymbols(assignment.Target).ToArray());
+                        AddFlow(assignment.Value, AssignedSymbols(assignment.Target).ToArray());
                         break;
                     case IVariableDeclaratorOperation { Initializer: { } initializer } declarator:
                         AddFlow(initializer.Value, [declarator.Symbol]);
@@ -263,6 +538,25 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 }
             }
             return tainted;
+        }
+
+        // What an assignment writes: the variable, field or property, and for a slot (results[i], map[key], item.Size)
+        // the collection or object that holds it, not the index that picks it.
+        private static IEnumerable<ISymbol> AssignedSymbols(IOperation target)
+        {
+            for (IOperation? current = ConfigureAwaitCalls.SkipConversions(target); current is not null;)
+            {
+                if (OperationTree.ReferencedSymbol(current) is { } symbol)
+                {
+                    yield return symbol;
+                }
+                current = current switch
+                {
+                    IArrayElementReferenceOperation element => ConfigureAwaitCalls.SkipConversions(element.ArrayReference),
+                    IMemberReferenceOperation { Instance: { } owner } => ConfigureAwaitCalls.SkipConversions(owner),
+                    _ => null,
+                };
+            }
         }
 
         // A value flowing into variables: whether it awaits, and what it reads. A class, not a tuple: a list of structs
@@ -305,8 +599,10 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 return true;
             }
 
-            // An await takes its input from an earlier iteration's awaited result (a continuation token).
-            if (awaits.Any(a => OperationTree.ReferencedSymbols(a.Operation).Any(s => tainted.Contains(s) && !BodyLocals.Contains(s))))
+            // An await takes its input from an earlier iteration's awaited result (a continuation token). A foreach
+            // element is fresh in each iteration: a result stored on it (item.Size = await …) stays in its iteration.
+            var freshPerIteration = loop is IForEachLoopOperation ? loop.Locals : ImmutableArray<ILocalSymbol>.Empty;
+            if (awaits.Any(a => OperationTree.ReferencedSymbols(a.Operation).Any(s => tainted.Contains(s) && !BodyLocals.Contains(s) && !freshPerIteration.Contains(s, SymbolEqualityComparer.Default))))
             {
                 return true;
             }
@@ -397,24 +693,6 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         private bool IsTaskDelay(IOperation awaited) =>
             awaited is IInvocationOperation { TargetMethod: { Name: "Delay" } method } && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task);
 
-        // A call that starts new work for this element. Not: awaiting a task already running (t.WaitAsync(ct)), ordered
-        // teardown, a batch (await Task.WhenAll per chunk), or each element called in turn through a delegate or a
-        // virtual member (callbacks, handlers, pipeline steps), whose order is part of the contract.
-        private bool StartsIndependentWork(IInvocationOperation call, HashSet<ISymbol> varying)
-        {
-            var method = call.TargetMethod;
-            if ((call.Instance is { } running && types.IsTaskLike(running.Type))
-                || System.Array.IndexOf(OrderedTeardownNames, method.Name) >= 0
-                || (System.Array.IndexOf(BatchingNames, method.Name) >= 0 && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task)))
-            {
-                return false;
-            }
-            var dispatched = method.MethodKind == MethodKind.DelegateInvoke
-                || method.ContainingType?.TypeKind == TypeKind.Interface
-                || method.IsAbstract || method.IsVirtual || method.IsOverride;
-            return !(dispatched && call.Instance is { } callee && IsElement(callee, varying));
-        }
-
         // The loop's element itself (or a member of it), as opposed to an object the iteration creates.
         private bool IsElement(IOperation operation, HashSet<ISymbol> varying)
         {
@@ -447,64 +725,18 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             }
         }
 
-        // The call's receiver or an argument is one stream, writer, buffer, connection... shared by all iterations.
-        private bool UsesSharedOrderedResource(IOperation awaited, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls) =>
-            awaited is IInvocationOperation invocation
-            && (WritesItsObjectsState(invocation) || Inputs(invocation).Any(input => IsSharedOrderedResource(input, varying, awaitedCalls)));
-
-        // The loop calls the object's own method (this.M() or M()), and that method sets one of the object's mutable fields
-        // (_column++): each call moves the object on, so the calls are ordered (an importer writing a row value by value).
-        // Read from the method's syntax alone: a field name assigned or incremented anywhere in its declaration.
-        private static bool WritesItsObjectsState(IInvocationOperation invocation)
-        {
-            if (invocation.Instance is not IInstanceReferenceOperation { Type: INamedTypeSymbol type }
-                || !SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.ContainingType.OriginalDefinition, type.OriginalDefinition))
-            {
-                return false;
-            }
-            var mutableFields = new HashSet<string>(type.GetMembers().OfType<IFieldSymbol>()
-                .Where(f => !f.IsStatic && !f.IsConst && !f.IsReadOnly && !f.IsImplicitlyDeclared).Select(f => f.Name));
-            if (mutableFields.Count == 0)
-            {
-                return false;
-            }
-            foreach (var reference in invocation.TargetMethod.OriginalDefinition.DeclaringSyntaxReferences)
-            {
-                foreach (var node in reference.GetSyntax().DescendantNodes())
-                {
-                    var target = node switch
-                    {
-                        AssignmentExpressionSyntax assignment => assignment.Left,
-                        PostfixUnaryExpressionSyntax postfix => postfix.Operand,
-                        PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } prefix => prefix.Operand,
-                        _ => null,
-                    };
-                    var name = target switch
-                    {
-                        IdentifierNameSyntax identifier => identifier.Identifier.ValueText,
-                        MemberAccessExpressionSyntax { Expression: ThisExpressionSyntax } member => member.Name.Identifier.ValueText,
-                        _ => null,
-                    };
-                    if (name is not null && mutableFields.Contains(name))
-                    {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        private bool IsSharedOrderedResource(IOperation input, HashSet<ISymbol> varying, HashSet<IOperation> awaitedCalls)
+        // An argument is one stream, writer, buffer, connection... shared by all iterations (or the method's own object).
+        private bool IsSharedOrderedResource(IOperation input, HashSet<ISymbol> varying, ref HashSet<IOperation>? awaitedCalls)
         {
             for (IOperation? current = ConfigureAwaitCalls.SkipConversions(input); current is not null;)
             {
                 if (current is IInstanceReferenceOperation)
                 {
-                    // The method's own object: ordered when it is a writer, reader or buffer itself.
-                    return IsOrderedResourceType(current.Type);
+                    return true; // this handed to every call: the object's own state, as for a call through this
                 }
                 if (OperationTree.ReferencedSymbol(current) is { } symbol && !varying.Contains(symbol)
-                    && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type) || IsUsedSynchronously(symbol, awaitedCalls)))
+                    && (IsOrderedResourceType(current.Type) || CanBeChanged(current.Type)
+                        || IsUsedSynchronously(symbol, awaitedCalls ??= new HashSet<IOperation>(_operations.OfType<IAwaitOperation>().Select(Awaited)))))
                 {
                     return true;
                 }
@@ -587,9 +819,5 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             }
             return false;
         }
-
-        // Names the call as written: the method, or for a delegate the delegate ('callback', not 'Invoke').
-        private static string Describe(IInvocationOperation call) =>
-            call.TargetMethod.MethodKind == MethodKind.DelegateInvoke && call.Instance is { } target ? target.Syntax.ToString() : call.TargetMethod.Name;
     }
 }
