@@ -123,7 +123,37 @@ public class AC0002PreferValueTaskTests
                 }
             """));
 
+    [Fact]
+    public Task Flags_a_cached_fast_path_written_as_a_conditional_or_a_coalesce() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<decimal>|] GetAsync(string key) => _cache.TryGetValue(key, out var price) ? price : await LoadAsync(key);
+                private async [|Task<string>|] TokenAsync() => _name ?? await LoadNameAsync();
+                private async [|Task<string>|] FreshTokenAsync() { return _name is { } token && _count > 0 ? token : await LoadNameAsync(); }
+                public async Task<decimal> Caller() => await GetAsync("MSFT") + (await TokenAsync()).Length + (await FreshTokenAsync()).Length;
+                static Task<string> LoadNameAsync() => Task.FromResult("n");
+            """));
+
     // ---- must not flag ----
+
+    [Fact]
+    public Task Ignores_a_conditional_whose_condition_awaits_or_whose_fast_arm_is_cached() =>
+        Verify.VerifyAsync(Code("""
+                private async Task<decimal> GetAsync(string key) => await ExistsAsync(key) ? 2.5m : await LoadAsync(key);
+                private async Task<int> CountAsync(bool fast) => fast ? 0 : await CountSlowAsync();
+                public async Task<decimal> Caller() => await GetAsync("MSFT") + await CountAsync(true);
+                static Task<bool> ExistsAsync(string key) => Task.FromResult(true);
+                static Task<int> CountSlowAsync() => Task.FromResult(1);
+            """));
+
+    [Fact]
+    public Task Is_silent_in_test_projects() =>
+        Verify.VerifyAsync(
+            Code($$"""
+                    private async Task<decimal> GetAsync(string key) { {{CachedLookup}} }
+                    public async Task<decimal> Caller() => await GetAsync("MSFT");
+                """),
+            TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
+
 
     [Fact]
     public Task Ignores_paths_that_pass_an_await_in_a_loop_condition_finally_or_await_using() =>

@@ -153,6 +153,31 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                 async ValueTask<int> [|Slow|]() => await Load(key);
             }
             """ },
+        { "a validating wrapper whose core can complete without suspending", """
+            ValueTask<int> Read(byte[] buffer, int count, CancellationToken ct)
+            {
+                if (buffer is null) { throw new ArgumentNullException(nameof(buffer)); }
+                if (count < 0) { throw new ArgumentOutOfRangeException(nameof(count)); }
+                return Core();
+                async ValueTask<int> [|Core|]()
+                {
+                    if (_cache.TryGetValue("buffered", out var buffered)) { return Math.Min(buffered, count); }
+                    return await Load("x", ct);
+                }
+            }
+            """ },
+        { "a validating wrapper of a Task core that can complete without suspending", """
+            Task Write(string text, CancellationToken ct)
+            {
+                ArgumentNullException.ThrowIfNull(text);
+                return Core();
+                async Task [|Core|]()
+                {
+                    if (text.Length == 0) { return; }
+                    await Load(text, ct);
+                }
+            }
+            """ },
     };
 
     public static TheoryData<string, string> MustNotFlag => new()
@@ -293,6 +318,26 @@ public class AC0009FastPathClosureTests : RuleTheories<AC0009FastPathClosureAnal
                 if (key.Length == 0) { return new ValueTask<object>(new object()); }
                 return Slow();
                 async ValueTask<object> Slow() => await Load(key);
+            }
+            """ },
+        { "a validating wrapper whose core always suspends", """
+            ValueTask<int> Read(byte[] buffer, CancellationToken ct)
+            {
+                if (buffer is null) { throw new ArgumentNullException(nameof(buffer)); }
+                return Core();
+                async ValueTask<int> Core() => await Load("x", ct) + buffer.Length;
+            }
+            """ },
+        { "a validating wrapper of a Task<T> core, which allocates its task on the synchronous path anyway", """
+            Task<string> Name(string key)
+            {
+                ArgumentNullException.ThrowIfNull(key);
+                return Core();
+                async Task<string> Core()
+                {
+                    if (key.Length == 0) { return key + "!"; }
+                    return key + await Load(key);
+                }
             }
             """ },
     };

@@ -55,13 +55,13 @@ internal sealed class SynchronousCompletion
                 }
                 return true;
             case IReturnOperation { Kind: OperationKind.Return } returned:
-                if (returned.ReturnedValue is null || !OperationTree.ContainsAwait(returned.ReturnedValue))
+                if (returned.ReturnedValue is null)
                 {
                     Exists = true;
-                    if (returned.ReturnedValue is { } value)
-                    {
-                        _returned.Add(ConfigureAwaitCalls.SkipConversions(value));
-                    }
+                }
+                else
+                {
+                    RecordSynchronousValues(returned.ReturnedValue);
                 }
                 return false;
             case IConditionalOperation conditional:
@@ -113,6 +113,31 @@ internal sealed class SynchronousCompletion
                 return true;
             default:
                 return !OperationTree.ContainsAwait(statement);
+        }
+    }
+
+    // A returned value with no await, or the await-free arms of a conditional whose condition does not await: the
+    // cached fast path written as one expression (return _cache.TryGetValue(k, out var v) ? v : await LoadAsync(k);,
+    // return _token ?? await RefreshAsync();).
+    private void RecordSynchronousValues(IOperation value)
+    {
+        value = ConfigureAwaitCalls.SkipConversions(value);
+        if (!OperationTree.ContainsAwait(value))
+        {
+            Exists = true;
+            _returned.Add(value);
+            return;
+        }
+        switch (value)
+        {
+            case IConditionalOperation { WhenFalse: { } whenFalse } conditional when !OperationTree.ContainsAwait(conditional.Condition):
+                RecordSynchronousValues(conditional.WhenTrue);
+                RecordSynchronousValues(whenFalse);
+                break;
+            case ICoalesceOperation coalesce when !OperationTree.ContainsAwait(coalesce.Value):
+                Exists = true;
+                _returned.Add(ConfigureAwaitCalls.SkipConversions(coalesce.Value));
+                break;
         }
     }
 

@@ -30,6 +30,10 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
         context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
         context.RegisterCompilationStartAction(start =>
         {
+            if (ProjectKind.IsTestProject(start.Compilation, start.Options))
+            {
+                return; // silent in tests: a test double's Task<T> allocation is not a cost anyone pays
+            }
             var types = WellKnownAsyncTypes.Create(start.Compilation);
             if (types.TaskOfT is null || types.ValueTaskOfT is null)
             {

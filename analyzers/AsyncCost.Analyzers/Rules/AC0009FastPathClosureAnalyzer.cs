@@ -69,9 +69,21 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         }
 
         var fastReturns = FastReturns(enclosingBody, function, out var returnsLocalTask);
-        if (!returnsLocalTask || fastReturns.Count == 0)
+        if (!returnsLocalTask)
         {
             return;
+        }
+        if (fastReturns.Count == 0)
+        {
+            // A validating wrapper (check the arguments, then return Core()): its fast path is the core completing
+            // without suspending, where the closure would be the call's only allocation. So when the core can complete
+            // synchronously and its result type then allocates nothing (ValueTask, ValueTask<T>, or Task's cached
+            // completed task), the returns that hand back the core's task are the fast returns.
+            if (!CompletesWithoutAllocating(function, types) || !SynchronousCompletion.Analyze(local.Body).Exists)
+            {
+                return;
+            }
+            fastReturns = OperationTree.SameMethod(enclosingBody).OfType<IReturnOperation>().Select(r => r.Syntax).ToList();
         }
         // A fast path that already allocates visibly (a new object or array on its way to the return) gains little
         // from losing the closure; only fast paths whose one visible allocation would be the closure count.
@@ -106,6 +118,9 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         var location = local.Syntax is LocalFunctionStatementSyntax syntax ? syntax.Identifier.GetLocation() : local.Syntax.GetLocation();
         context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.FastPathClosure, location, context.ContainingSymbol, properties, function.Name, names));
     }
+
+    private static bool CompletesWithoutAllocating(IMethodSymbol function, WellKnownAsyncTypes types) =>
+        types.IsValueTask(function.ReturnType) || SymbolEqualityComparer.Default.Equals(function.ReturnType, types.Task);
 
     /// <summary>The returned values of the enclosing function that do not come from the local function (conditional branches split).</summary>
     private static List<SyntaxNode> FastReturns(IOperation body, IMethodSymbol function, out bool returnsLocalTask)
