@@ -34,10 +34,10 @@ public static class Descriptors
         RuleIds.SynchronousFastPath,
         CostKind.Allocations,
         "Async method could return synchronously on its completed path",
-        "'{0}' runs its async state machine on every call although '{1}' usually completes synchronously; return directly when its task IsCompletedSuccessfully and await it in a static async local function only when not (the completed path then skips the state machine, and with a ValueTask<T> result the " + CostModel.CompletedTaskBytes + " Task too)",
+        "'{0}' runs its async state machine on every call although '{1}' usually completes synchronously; returning directly when its task IsCompletedSuccessfully (and awaiting it in a static async local function only when not) skips that work on the completed path: a few nanoseconds per call and no allocation either way, worth it on a hot path",
         Categories.Performance,
         DiagnosticSeverity.Info,
-        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery.",
+        "An async method whose common path completes synchronously can check the awaited task and return without entering the async machinery; the saving is the state machine's work, not an allocation.",
         WellKnownDiagnosticTags.CompilationEnd);
 
     public static readonly DiagnosticDescriptor MissingConfigureAwait = Create(

@@ -368,6 +368,39 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Does_not_flag_entries_written_one_after_another_into_one_archive() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(System.IO.Compression.ZipArchive archive, string[] names, string[] files)
+                {
+                    foreach (var name in names)
+                    {
+                        using var buffer = new MemoryStream();
+                        var entry = archive.CreateEntry(name);
+                        await using var entryStream = entry.Open();
+                        await buffer.CopyToAsync(entryStream);
+                    }
+                    foreach (var file in files) await AddEntry(archive, file);
+                }
+                static Task AddEntry(System.IO.Compression.ZipArchive archive, string file) => Task.CompletedTask;
+            """));
+
+    [Fact]
+    public Task Does_not_flag_each_event_invocator_called_in_turn() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Invocator> handlers, EventArgs e)
+                {
+                    foreach (var handler in handlers) await handler.InvokeAsync(e);
+                }
+            """,
+            """
+            public sealed class Invocator
+            {
+                private readonly Func<EventArgs, Task> _callback = _ => Task.CompletedTask;
+                public Task InvokeAsync(EventArgs e) => _callback(e);
+            }
+            """));
+
+    [Fact]
     public Task Ignores_awaits_that_drive_the_loop_condition() =>
         Verify.VerifyAsync(Code("""
                 async Task M(StreamReader r, ChannelReader<int> reader)

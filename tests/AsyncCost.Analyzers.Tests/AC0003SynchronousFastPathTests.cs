@@ -32,6 +32,38 @@ public class AC0003SynchronousFastPathTests
             Code("public async Task<decimal> GetPriceAsync(string symbol) { await EnsureInitializedAsync(); return _cache[symbol]; }"),
             TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
 
+    [Fact]
+    public async Task Message_says_what_the_fast_path_saves_and_claims_no_allocation()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Code("public async ValueTask<decimal> GetPriceAsync(string symbol) { await EnsureInitializedAsync(); return _cache[symbol]; }")));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("a few nanoseconds per call and no allocation either way", message, StringComparison.Ordinal);
+        Assert.DoesNotContain(" B)", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public Task Ignores_a_callee_whose_completed_path_allocates_a_linked_token_source_or_an_object() =>
+        Verify.VerifyAsync(Code("""
+                public async Task<int> ReadAsync(byte[] buffer, System.Threading.CancellationToken ct) { var n = await ReadCoreAsync(buffer, ct); _count += n; return n; }
+                public async Task<decimal> PriceAsync(string symbol) { await EnsureLoggedAsync(symbol); return _cache[symbol]; }
+                private async Task<int> ReadCoreAsync(byte[] buffer, System.Threading.CancellationToken ct)
+                {
+                    using var linked = System.Threading.CancellationTokenSource.CreateLinkedTokenSource(ct);
+                    linked.CancelAfter(1000);
+                    if (_initialized) return buffer.Length;
+                    await Task.Delay(1, linked.Token);
+                    return 0;
+                }
+                private async Task EnsureLoggedAsync(string symbol) { var entry = new List<string> { symbol }; if (_initialized) return; await Task.Delay(entry.Count); }
+            """));
+
+    [Fact]
+    public Task Ignores_a_method_whose_own_remaining_work_allocates() =>
+        Verify.VerifyAsync(Code("""
+                public async Task<string> DescribeAsync(string symbol) { await EnsureInitializedAsync(); return $"{symbol}: {_cache[symbol]}"; }
+                public async Task<decimal[]> PricesAsync(string symbol) { await EnsureInitializedAsync(); return new[] { _cache[symbol] }; }
+            """));
+
     // ---- must flag ----
 
     [Fact]

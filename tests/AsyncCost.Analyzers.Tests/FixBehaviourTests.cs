@@ -115,7 +115,7 @@ public class FixBehaviourTests
 
     [Fact]
     public Task AC0001_WhenAll_gives_the_same_results_and_first_exception() =>
-        // The fix runs the iterations concurrently (its title says so, and it has no Fix All): the order in which
+        // The fix runs the iterations concurrently (its title says so): the order in which
         // independent iterations interleave is what it changes on purpose, so these scenarios note results, not steps.
         FixBehaviour<AC0001AwaitInLoopAnalyzer, AC0001AwaitInLoopCodeFix>.VerifyAsync(Usings + """
             public static class Scenarios

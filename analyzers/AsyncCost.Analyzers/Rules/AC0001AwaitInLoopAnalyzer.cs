@@ -37,13 +37,16 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         "System.Net.Sockets.Socket", "System.Net.WebSockets.WebSocket",
         "System.IO.Pipelines.PipeReader", "System.IO.Pipelines.PipeWriter",
         "System.Threading.Channels.ChannelReader`1", "System.Threading.Channels.ChannelWriter`1",
-        "System.Threading.SemaphoreSlim",
+        "System.Threading.SemaphoreSlim", "System.IO.Compression.ZipArchive",
         "Microsoft.EntityFrameworkCore.DbContext", "Microsoft.EntityFrameworkCore.DbSet`1",
         "Microsoft.AspNetCore.Http.HttpResponse");
 
     // Type names that say "a position advances with each call" (a custom writer, reader or buffer), in any library.
     private static readonly string[] OrderedResourceNameSuffixes =
-        ["Writer", "Reader", "Buffer", "Stream", "Connection", "Transaction", "Session", "Context", "Cursor", "Enumerator", "Channel"];
+        ["Writer", "Reader", "Buffer", "Stream", "Connection", "Transaction", "Session", "Context", "Cursor", "Enumerator", "Channel", "Archive"];
+
+    // Calling these on each element in turn dispatches to handlers (event invocators, subscribers): order is their contract.
+    private static readonly string[] DispatchNames = ["Invoke", "InvokeAsync", "Handle", "HandleAsync"];
 
     // Calls whose order is the point: releasing resources (children before parents, or the reverse).
     private static readonly string[] OrderedTeardownNames = ["DisposeAsync", "CloseAsync"];
@@ -203,7 +206,9 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             var awaitedCalls = (HashSet<IOperation>?)null;
             foreach (var argument in call.Arguments)
             {
-                if (argument.Value != receiver && IsSharedOrderedResource(argument.Value, varying, ref awaitedCalls))
+                if (argument.Value != receiver
+                    && (IsSharedOrderedResource(argument.Value, varying, ref awaitedCalls)
+                        || (IsOrderedResourceType(argument.Value.Type) && !IsIterationsOwn(argument.Value, varying))))
                 {
                     return Evidence.Ordered; // one writer, stream, buffer... handed to every iteration's call
                 }
@@ -230,7 +235,8 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 // Each element called in turn through a virtual or interface member is a handler or callback: running
                 // them in order is their contract. An object the iteration creates is not such a dispatch.
-                var dispatched = method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride;
+                var dispatched = method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride
+                    || System.Array.IndexOf(DispatchNames, method.Name) >= 0;
                 return dispatched && IsElement(receiver, varying) ? Evidence.Ordered : Evidence.OwnObject;
             }
             if (SafeTypes(context).Contains(receiver.Type))
