@@ -83,7 +83,8 @@ public class AttachTests
             var drained = workload.StandardOutput.ReadToEndAsync();
             try
             {
-                var report = await AsyncCostSession.AttachAsync(workload.Id, new SessionOptions { Duration = TimeSpan.FromSeconds(4) })
+                // Continuous hops (an attached process's default is windowed, whose edges move hops/call by a few %).
+                var report = await AsyncCostSession.AttachAsync(workload.Id, new SessionOptions { Duration = TimeSpan.FromSeconds(4), HopDutyCycle = 1 })
                     .WaitAsync(TimeSpan.FromMinutes(2));
 
                 Assert.Equal(StopReason.DurationElapsed, report.StopReason);
