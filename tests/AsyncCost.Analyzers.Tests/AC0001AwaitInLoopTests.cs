@@ -300,6 +300,34 @@ public class AC0001AwaitInLoopTests
             CatalogAndPrices));
 
     [Fact]
+    public Task Does_not_flag_a_local_function_that_writes_to_the_methods_writer() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(string[] records, Stream s)
+                {
+                    var writer = new StreamWriter(s);
+                    foreach (var r in records) await WriteEntryAsync(r);
+                    async Task WriteEntryAsync(string record) => await writer.WriteLineAsync(record);
+                }
+            """));
+
+    [Fact]
+    public Task Flags_a_local_function_that_uses_only_its_arguments() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(int[] xs)
+                {
+                    foreach (var x in xs) [|await Square(x)|];
+                    static Task<int> Square(int v) => Task.FromResult(v * v);
+                }
+                async Task N(int[] xs)
+                {
+                    foreach (var x in xs) [|await Twice(x)|];
+                    Task<int> Twice(int v) => Task.FromResult(v * 2);
+                }
+            """));
+
+    [Fact]
     public Task Does_not_flag_a_shared_writer_passed_in_as_a_parameter() =>
         Verify.VerifyAsync(Code("""
                 static async Task Dump(PacketWriter output, string[] lines) { foreach (var line in lines) await Format(output, line); }

@@ -220,7 +220,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             var usesIterationData = ReadsIterationData(call, varying);
             if (receiver is null)
             {
-                if (WritesStaticState(method))
+                if (WritesStaticState(method) || CapturesOuterState(method, call.SemanticModel))
                 {
                     return Evidence.Ordered;
                 }
@@ -356,6 +356,42 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
 
         // A static method of this compilation that assigns one of its type's mutable static fields: every call moves
         // shared state on (a counter, a cache being filled), so the calls are ordered.
+        // A local function that reads the enclosing method's locals, parameters or this shares them with every iteration
+        // (a writer it writes to, a connection it sends on): like a call through this, not a static call.
+        private static bool CapturesOuterState(IMethodSymbol method, SemanticModel? model)
+        {
+            if (method.MethodKind != MethodKind.LocalFunction || method.IsStatic || model is null)
+            {
+                return false;
+            }
+            foreach (var reference in method.DeclaringSyntaxReferences)
+            {
+                if (reference.GetSyntax() is not LocalFunctionStatementSyntax { } declaration || declaration.SyntaxTree != model.SyntaxTree)
+                {
+                    continue;
+                }
+                SyntaxNode? body = (SyntaxNode?)declaration.Body ?? declaration.ExpressionBody?.Expression;
+                if (body is null)
+                {
+                    continue;
+                }
+                var flow = model.AnalyzeDataFlow(body);
+                if (flow is not { Succeeded: true })
+                {
+                    return true;
+                }
+                foreach (var symbol in flow.ReadInside.Concat(flow.WrittenInside))
+                {
+                    if (!flow.VariablesDeclared.Contains(symbol, SymbolEqualityComparer.Default)
+                        && !SymbolEqualityComparer.Default.Equals(symbol.ContainingSymbol, method))
+                    {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
         private static bool WritesStaticState(IMethodSymbol method)
         {
             var type = method.ContainingType;
