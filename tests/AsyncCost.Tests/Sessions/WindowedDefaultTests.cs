@@ -46,7 +46,7 @@ public class WindowedDefaultTests
     }
 
     /// <summary>The runtime holds at most 64 EventPipe sessions: the test takes all but one, so the allocation pass and then
-    /// the hop pass's counters session get the last one, and every hop window is refused.</summary>
+    /// the hop pass's counters session get the last one, and hop windows are refused.</summary>
     [Fact]
     public async Task Windows_the_runtime_refuses_are_skipped_with_a_warning_and_the_recording_goes_on()
     {
@@ -82,7 +82,12 @@ public class WindowedDefaultTests
 
             Assert.Equal(StopReason.DurationElapsed, report.StopReason);
             var skipped = Assert.Single(report.Warnings, w => w.Code == "hop-windows-skipped");
-            Assert.Contains("rest on the 0 window(s) it recorded", skipped.Message, StringComparison.Ordinal);
+            // How many windows get through depends on when the runtime frees a slot (the allocation pass's session ends
+            // before the hop pass starts; on a loaded machine one was seen to get through): what must hold is that the
+            // skipped windows are counted and the scaling names the windows it rests on.
+            var counts = System.Text.RegularExpressions.Regex.Match(skipped.Message, @"^(\d+) hop window\(s\) were skipped: .* rest on the (\d+) window\(s\) it recorded\.$");
+            Assert.True(counts.Success, skipped.Message);
+            Assert.True(int.Parse(counts.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) >= 1, skipped.Message);
             // The allocation pass before it recorded as usual.
             Assert.Contains(report.Passes, p => p.Pass == MeasurementPasses.Allocations && p.Events > 0);
             Assert.True(Assert.Single(report.Methods, m => m.MethodKey == YieldMethod).Bytes!.Value > 0);
