@@ -18,8 +18,9 @@ public sealed class CollectAttachTests
         Assert.True(result.ExitCode == 0, result.ToString());
         var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
         Assert.Equal(StopReason.DurationElapsed, report.StopReason);
-        // Attached mid-run, the hop pass starts and stops inside calls: a suspension seen without its hop (or the reverse)
-        // at each edge, and EventPipe drops under buffer pressure, moved hops/call to 0.977 in 1 of 3 runs. Launch tests keep 2 %.
+        // Attached, the hop pass records in windows that start and stop inside calls, and hops/call is an estimate over
+        // them (0.97-0.98 at load < 1, 0.944 in a clean-clone CI run): the assertion takes the report's own bound. Launch
+        // tests, recorded continuously, keep 2 %.
         ReportAssertions.MatchesYieldTruth(report, WorkloadResult.ParseAll((await workload.StopLoopAsync()).StandardOutput)[0].BytesPerOp, hopTolerance: 0.05);
     }
 

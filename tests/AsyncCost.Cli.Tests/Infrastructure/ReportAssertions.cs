@@ -14,7 +14,8 @@ internal static class ReportAssertions
 
     /// <summary>
     /// Bytes per call agree with the in-process truth within twice the report's own sampling bound (~95 % half-width),
-    /// and each call took one hop (hops are exact counts: within <paramref name="hopTolerance"/>, 2 % by default).
+    /// and each call took one hop (within <paramref name="hopTolerance"/>, 2 % by default, or twice the report's bound on
+    /// hops/call where a windowed pass estimated it).
     /// </summary>
     public static void MatchesYieldTruth(AsyncCostReport report, double trueBytesPerCall, bool expectHops = true, double hopTolerance = 0.02)
     {
@@ -29,7 +30,20 @@ internal static class ReportAssertions
         {
             Assert.NotNull(row.Hops);
             Assert.Equal(FigureSource.HopPass, row.Hops.Source);
-            Assert.InRange(row.HopsPerCall?.Value ?? 0, 1 - hopTolerance, 1 + hopTolerance);
+            var hopsPerCall = row.HopsPerCall?.Value ?? 0;
+            var hopPass = report.Passes.Single(p => p.Pass == MeasurementPasses.Hops);
+            var context = $"hops/call {hopsPerCall:F3} ({row.Hops.Value:N0} hops, {row.SuspendingCalls?.Value:N0} suspending calls); "
+                + $"hop pass: {hopPass.Events:N0} events, {hopPass.EventsLost:N0} lost; warnings: {string.Join(" | ", report.Warnings.Select(w => w.Message))}";
+            // A windowed pass's per-call figure is an estimate over its windows: the truth lies within twice its bound, as
+            // for bytes. Where the runtime dropped events (buffer full on a loaded machine) the report warns that its figures
+            // are low, and only the upper bound still holds.
+            var hopAllowed = Math.Max(hopTolerance, 2 * (row.HopsPerCall?.ErrorBound ?? 0));
+            var lowest = hopPass.EventsLost > 0 ? 0 : 1 - hopAllowed;
+            Assert.True(hopsPerCall > lowest && hopsPerCall <= 1 + hopAllowed, $"{context} (allowed ±{hopAllowed:F3}, bound ±{row.HopsPerCall?.ErrorBound:F3})");
+            if (hopPass.EventsLost > 0)
+            {
+                Assert.Contains(report.Warnings, w => w.Code == "events-lost");
+            }
         }
     }
 }
