@@ -4,9 +4,9 @@
 #  - the defaults: every rule is a suggestion, so a library with warnings as errors builds, while the rules still
 #    report (as SARIF notes);
 #  - the switch <AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>: every rule becomes a warning in build output;
-#  - the build props reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test project
-#    (-p:IsTestProject=true) so do the rules that are silent in tests, and as an application's own library
-#    (-p:IsPackable=false) AC0004 goes quiet;
+#  - the build props and targets reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test
+#    project (-p:IsTestProject=true) so do the rules that are silent in tests, and as an application's own library
+#    (-p:IsPackable=false, or no license: nothing says it publishes a package) AC0004 goes quiet;
 #  - the switch is a build input: an incremental build with it, after one without, runs the compiler and reports;
 #  - the README's links to the rule pages resolve to files inside the package;
 #  - a library with warnings as errors whose code holds only the false-positive shapes in false-positive-shapes/
@@ -27,7 +27,7 @@ fail() { echo "verify-package: FAIL: $*" >&2; exit 1; }
 # The package layout.
 contents=$(unzip -Z1 "$nupkg")
 for entry in analyzers/dotnet/cs/AsyncCost.Analyzers.dll analyzers/dotnet/cs/AsyncCost.Analyzers.CodeFixes.dll \
-             build/AsyncCost.Analyzers.props build/AsyncCost.Analyzers.All.globalconfig README.md AnalyzerReleases.Shipped.md AnalyzerReleases.Unshipped.md; do
+             build/AsyncCost.Analyzers.props build/AsyncCost.Analyzers.targets build/AsyncCost.Analyzers.All.globalconfig README.md AnalyzerReleases.Shipped.md AnalyzerReleases.Unshipped.md; do
   grep -qx "$entry" <<<"$contents" || fail "$entry missing from $(basename "$nupkg")"
 done
 for link in $(unzip -p "$nupkg" README.md | grep -o '](docs/rules/[A-Za-z0-9]*\.md)' | tr -d '()]'); do
@@ -53,6 +53,7 @@ project() { # project DIR: a net10.0 library that references the package
     <TargetFramework>net10.0</TargetFramework>
     <Nullable>enable</Nullable>
     <OutputType>Library</OutputType>
+    <PackageLicenseExpression>MIT</PackageLicenseExpression>
   </PropertyGroup>
   <ItemGroup>
     <PackageReference Include="AsyncCost.Analyzers" Version="$version" />
@@ -146,6 +147,9 @@ grep -q "warning AC0001:" <<<"$app" || { echo "$app"; fail "the app build report
 internal=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:IsPackable=false)
 grep -q "warning AC0001:" <<<"$internal" && ! grep -q "warning AC0004:" <<<"$internal" \
   || { echo "$internal"; fail "AC0004 reported in a library marked IsPackable=false (or nothing reported at all)"; }
+unpublished=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:PackageLicenseExpression=)
+grep -q "warning AC0001:" <<<"$unpublished" && ! grep -q "warning AC0004:" <<<"$unpublished" \
+  || { echo "$unpublished"; fail "AC0004 reported in a library that publishes no package (the build targets did not reach the analyzer)"; }
 tests=$(build "$consumer" -p:AsyncCostAnalysisMode=All -p:IsTestProject=true)
 ! grep -qE "warning AC000[13478]:" <<<"$tests" || { echo "$tests"; fail "a rule that is silent in test projects reported: IsTestProject did not reach the analyzer"; }
 
@@ -189,6 +193,6 @@ grep -q "Build succeeded" <<<"$rebuilt" && ! grep -q "AC00" <<<"$rebuilt" \
 
 echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
-echo "verify-package: by default every rule is a suggestion (SARIF notes, no failed build); as an app AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: by default every rule is a suggestion (SARIF notes, no failed build); as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
 echo "verify-package: $(ls "$shapes"/*.cs | wc -l) files of false-positive shapes build with warnings as errors and every rule at warning."
 echo "verify-package: dotnet format analyzers --diagnostics AC0006 rewrote $(grep -c '// fix' "$shapes_file") blocking calls into configured awaits, left the $(grep -c '// keep' "$shapes_file") lines of synchronous and completed-task code alone, and the result builds warning-free."

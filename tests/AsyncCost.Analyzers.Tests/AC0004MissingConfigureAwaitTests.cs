@@ -118,6 +118,15 @@ public class AC0004MissingConfigureAwaitTests
         Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"), TestOptions.Default.WithBuildProperty("IsPackable", "true"));
 
     [Fact]
+    public Task Flags_libraries_the_package_targets_find_publishing() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"), TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "true"));
+
+    [Fact]
+    public Task Flags_an_applications_own_library_in_always_mode() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
+            TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "false").WithEditorConfig("asynccost.AC0004.mode", "always"));
+
+    [Fact]
     public Task Flags_a_library_marked_not_packable_in_always_mode() =>
         Verify.VerifyAsync(InLibrary("async Task M() { await [|Task.Delay(1)|]; }"),
             TestOptions.Default.WithBuildProperty("IsPackable", "false").WithEditorConfig("asynccost.AC0004.mode", "always"));
@@ -161,6 +170,11 @@ public class AC0004MissingConfigureAwaitTests
     [Fact]
     public Task Ignores_libraries_the_build_marks_not_packable() =>
         Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"), TestOptions.Default.WithBuildProperty("IsPackable", "false"));
+
+    [Fact]
+    public Task Ignores_libraries_that_publish_no_package() =>
+        Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"),
+            TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "false").WithBuildProperty("IsPackable", "true"));
 
     [Fact]
     public Task Ignores_ConfigureAwait_false_and_true() =>

@@ -6,7 +6,7 @@ namespace AsyncCost.Analyzers.Internal;
 
 /// <summary>
 /// What kind of project a compilation builds, from the MSBuild properties the package's build props make
-/// compiler-visible (<c>OutputType</c>, <c>IsTestProject</c>), falling back to the compilation itself when a
+/// compiler-visible (<c>OutputType</c>, <c>IsTestProject</c>, <c>AsyncCostPublishesPackage</c>), falling back to the compilation itself when a
 /// project consumes the analyzer without those props.
 /// </summary>
 internal static class ProjectKind
@@ -20,6 +20,16 @@ internal static class ProjectKind
     /// <summary>A class library (not an app, not a test project).</summary>
     public static bool IsLibrary(Compilation compilation, AnalyzerOptions options) =>
         IsLibraryOutput(compilation, options) && !IsTestProject(compilation, options);
+
+    /// <summary>
+    /// Whether the project publishes a package: <c>AsyncCostPublishesPackage</c>, which the package's build targets set
+    /// from what only a published package needs (an explicit <c>IsPackable</c>, a license, readme, tags…); where a
+    /// project consumes the analyzer without those targets, anything but <c>IsPackable=false</c>.
+    /// </summary>
+    public static bool PublishesPackage(AnalyzerOptions options) =>
+        RuleOptions.BuildProperty(options, "AsyncCostPublishesPackage") is { } publishes
+            ? publishes.Equals("true", StringComparison.OrdinalIgnoreCase)
+            : RuleOptions.BuildProperty(options, "IsPackable")?.Equals("false", StringComparison.OrdinalIgnoreCase) != true;
 
     private static bool IsLibraryOutput(Compilation compilation, AnalyzerOptions options) =>
         RuleOptions.BuildProperty(options, "OutputType") is { } outputType

@@ -18,8 +18,8 @@ namespace AsyncCost.Analyzers.Rules;
 /// <c>await using</c> (which CA2007 misses, roslyn-analyzers#4888). Anything already configured
 /// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone, and
 /// so are the awaits that capture no context: of a task complete where it is made (it never suspends) and in the body of a
-/// lambda handed to Task.Run (a thread-pool thread has none). "Library" excludes projects the build marks
-/// <c>IsPackable=false</c>: an application's own libraries, hosted only by the application.
+/// lambda handed to Task.Run (a thread-pool thread has none). "Library" means one that publishes a package
+/// (<see cref="ProjectKind.PublishesPackage"/>): an application's own libraries run only under its hosts.
 /// </summary>
 [DiagnosticAnalyzer(Microsoft.CodeAnalysis.LanguageNames.CSharp)]
 public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
@@ -58,8 +58,7 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
     private sealed class Analysis(Compilation compilation, AnalyzerOptions options, WellKnownAsyncTypes types)
     {
         private readonly ConcurrentDictionary<SyntaxTree, Mode> _modes = new();
-        private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options)
-            && RuleOptions.BuildProperty(options, "IsPackable")?.Equals("false", StringComparison.OrdinalIgnoreCase) != true;
+        private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options) && ProjectKind.PublishesPackage(options);
         private readonly MethodBodies _bodies = new(compilation);
         private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
