@@ -82,8 +82,40 @@ public class AC0002PreferValueTaskTests
             TestOptions.Default.WithEditorConfig("asynccost.AC0002.include_public", "true"));
 
     [Fact]
-    public Task Flags_a_default_decimal_which_the_runtime_does_not_cache() =>
-        Verify.VerifyAsync(Code("private async [|Task<decimal>|] M(bool fast) { if (fast) return default; await Task.Yield(); return 1m; }"));
+    public Task Flags_zeros_whose_bits_are_not_all_zero_and_a_Task_of_a_struct_with_references() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<decimal>|] ScaledZero(bool fast) { if (fast) return 0.0m; await Task.Yield(); return 1m; }
+                private async [|Task<double>|] NegativeZero(bool fast) { if (fast) return -0.0; await Task.Yield(); return 1; }
+                private async [|Task<KeyValuePair<string, int>>|] Pair(bool fast) { if (fast) return default; await Task.Yield(); return new("a", 1); }
+            """));
+
+    // The shapes the rule exists for: the synchronous path returns an object that already exists, and the Task is
+    // its only allocation (a packet handed back when no interceptor is registered, a buffered header, a cached token).
+    [Fact]
+    public Task Flags_a_pass_through_and_a_cached_field_when_the_path_allocates_nothing_else() =>
+        Verify.VerifyAsync(Code("""
+                private readonly List<Func<string, Task<string>>> _interceptors = new();
+                private object? _stream;
+                private async [|Task<string>|] InterceptAsync(string packet)
+                {
+                    foreach (var interceptor in _interceptors) { packet = await interceptor(packet); }
+                    return packet;
+                }
+                private async [|Task<object>|] StreamAsync()
+                {
+                    if (_stream is { } open) { _count++; return open; }
+                    await Task.Yield();
+                    return _stream = new object();
+                }
+                private async [|Task<string>|] TokenAsync(string user)
+                {
+                    if (user.Length == 0) return string.Empty;
+                    if (_name is { } token) { var log = $"hit {user}"; _count += log.Length; }
+                    if (_name is { } cached) return cached;
+                    await Task.Yield();
+                    return _name = "t";
+                }
+            """));
 
     [Fact]
     public Task Flags_a_synchronous_branch_behind_a_condition() =>
@@ -222,6 +254,79 @@ public class AC0002PreferValueTaskTests
     [InlineData("Library.Server", false)]
     public void Recognizes_test_assemblies_in_InternalsVisibleTo(string friend, bool isTest) =>
         Assert.Equal(isTest, Rules.AC0002PreferValueTaskAnalyzer.IsTestAssembly(friend));
+
+    [Fact]
+    public Task Ignores_a_method_whose_every_synchronous_return_allocates_anyway() =>
+        Verify.VerifyAsync(Code("""
+                private sealed class Reply { public Reply(string text) => Text = text; public string Text { get; } }
+                private async Task<Reply> ReplyAsync(string request)
+                {
+                    if (request.Length == 0) return new Reply("empty");
+                    if (request[0] == '#') return null!;
+                    if (_cache.TryGetValue(request, out var price)) return new Reply(request + price);
+                    await Task.Yield();
+                    return new Reply(request);
+                }
+                private async Task<string> DescribeAsync(string key) => _cache.TryGetValue(key, out var p) ? $"{key}={p}" : key + await LoadNameAsync();
+                private async Task<string> JoinAsync(string a, string b) { if (a.Length > 0) return a + b; await Task.Yield(); return b; }
+                private async Task<decimal[]> PricesAsync(string key) { if (_cache.TryGetValue(key, out var p)) return new[] { p }; return new[] { await LoadAsync(key) }; }
+                private async Task<Reply> FromRequestAsync(string request)
+                {
+                    if (request.Length < 4)
+                    {
+                        var reply = new Reply(request);
+                        _count++;
+                        return reply;
+                    }
+                    _name = "checked " + request;
+                    if (_cache.ContainsKey(request)) return new Reply(_name);
+                    await Task.Yield();
+                    return new Reply(request);
+                }
+                private async Task<Reply> LoggedAsync(string request)
+                {
+                    Console.WriteLine("request " + request);
+                    if (_cache.ContainsKey(request)) return Cached;
+                    await Task.Yield();
+                    return new Reply(request);
+                }
+                private static readonly Reply Cached = new("cached");
+                public async Task<int> Caller() => (await ReplyAsync("a")).Text.Length + (await DescribeAsync("b")).Length + (await JoinAsync("a", "b")).Length
+                    + (await PricesAsync("c")).Length + (await FromRequestAsync("d")).Text.Length + (await LoggedAsync("e")).Text.Length;
+                static Task<string> LoadNameAsync() => Task.FromResult("n");
+            """));
+
+    [Fact]
+    public Task Flags_a_return_whose_allocation_happened_on_another_branch() =>
+        Verify.VerifyAsync(Code("""
+                private async [|Task<string>|] M(string key)
+                {
+                    if (key.Length > 3) { _name = "long " + key; }
+                    else if (_name is { } name) return name;
+                    await Task.Yield();
+                    return key;
+                }
+                private async [|Task<string>|] N(string key)
+                {
+                    switch (key.Length) { case 0: _name = key + "!"; break; case 1: return _name ?? key; }
+                    await Task.Yield();
+                    return key;
+                }
+            """));
+
+    [Fact]
+    public Task Ignores_results_the_runtime_caches_as_dotnet_10_does() =>
+        Verify.VerifyAsync(Code("""
+                private async Task<decimal> DefaultDecimal(bool fast) { if (fast) return default; await Task.Yield(); return 1m; }
+                private async Task<decimal> ZeroDecimal(bool fast) { if (fast) return 0m; await Task.Yield(); return 1m; }
+                private async Task<int?> NullableDefault(bool fast) { if (fast) return default; await Task.Yield(); return 5; }
+                private async Task<decimal?> NullableNull(bool fast) { if (fast) return null; await Task.Yield(); return 5m; }
+                private async Task<Guid> EmptyGuid(bool fast) { if (fast) return default; await Task.Yield(); return Guid.NewGuid(); }
+                private async Task<DateTime> DefaultDate(bool fast) { if (fast) return default(DateTime); await Task.Yield(); return DateTime.UtcNow; }
+                private async Task<TimeSpan> ZeroSpan(bool fast) { if (fast) return default; await Task.Yield(); return TimeSpan.FromSeconds(1); }
+                private async Task<int> EitherCached(bool fast) { if (_count > 2) return fast ? 0 : 8; await Task.Yield(); return 100; }
+                private async Task<string?> NullOrNew(bool fast) { if (_count > 1) return fast ? null : new string('x', _count); await Task.Yield(); return "y"; }
+            """));
 
     [Fact]
     public Task Ignores_bool_and_ints_the_runtime_caches() =>

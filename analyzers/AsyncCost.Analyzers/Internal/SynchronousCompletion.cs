@@ -11,37 +11,64 @@ namespace AsyncCost.Analyzers.Internal;
 /// count. One structural walk of the method's operations (no control flow graph: building one per async method
 /// was the costliest part of the rules), conservative where control flow gets irregular: a goto ends the path it is on,
 /// break and continue hand control to their loop or switch, and a loop may run zero times unless its condition is
-/// constant true (or absent).
+/// constant true (or absent). On request it also notes which synchronous returns are on a path that has allocated
+/// already: the returned value itself, or a statement that runs before it in the same block (a conservative view: an
+/// allocation inside a branch or a nested block is forgotten when control leaves it).
 /// </summary>
 internal sealed class SynchronousCompletion
 {
     private readonly ImmutableArray<IOperation>.Builder _returned = ImmutableArray.CreateBuilder<IOperation>();
+    private readonly ImmutableArray<IOperation>.Builder _returnedAfterAllocating = ImmutableArray.CreateBuilder<IOperation>();
+    private readonly bool _tracksAllocations;
+    private bool _pathAllocated;
+    private int _completions;
+    private int _completionsAfterAllocating;
 
-    private SynchronousCompletion()
-    {
-    }
+    private SynchronousCompletion(bool tracksAllocations) => _tracksAllocations = tracksAllocations;
 
     /// <summary>Some path returns (or falls off the end) without awaiting.</summary>
     public bool Exists { get; private set; }
 
-    /// <summary>The values returned on those paths (empty for Task/ValueTask methods), conversions removed.</summary>
+    /// <summary>The values returned on those paths (empty for Task/ValueTask methods), conversions removed; the arms of
+    /// a conditional (<c>?:</c>) whose condition does not await are separate values.</summary>
     public ImmutableArray<IOperation> ReturnedValues => _returned.ToImmutable();
 
+    /// <summary>The subset of <see cref="ReturnedValues"/> whose path has allocated by the time it returns (see
+    /// <see cref="HeapAllocations.AllocatesOnEveryPath"/>); empty unless the analysis tracks allocations.</summary>
+    public ImmutableArray<IOperation> ReturnedAfterAllocating => _returnedAfterAllocating.ToImmutable();
+
+    /// <summary>Some path completes without awaiting, and every such path (a return, with or without a value, or the
+    /// end of the body) has allocated by then; false unless the analysis tracks allocations.</summary>
+    public bool EveryCompletionAllocates => _tracksAllocations && Exists && _completions == _completionsAfterAllocating;
+
     /// <summary>Analyzes a method body (an <see cref="IMethodBodyOperation"/> or its block).</summary>
-    public static SynchronousCompletion Analyze(IOperation body)
+    public static SynchronousCompletion Analyze(IOperation body, bool tracksAllocations = false)
     {
-        var completion = new SynchronousCompletion();
+        var completion = new SynchronousCompletion(tracksAllocations);
         var block = body is IMethodBodyOperation methodBody ? (IOperation?)methodBody.BlockBody ?? methodBody.ExpressionBody : body;
-        if (block is not null)
+        if (block is not null && completion.CompletesNormallyCore(block))
         {
-            completion.Exists = completion.CompletesNormally(block) | completion.Exists;
+            completion.Completed(); // falls off the end: what the body allocated on the way still counts
         }
         return completion;
     }
 
     // True when control can leave the statement at its end without having awaited; a return without an await in
-    // its value is recorded (and sets Exists) on the way.
+    // its value is recorded (and sets Exists) on the way. What a compound statement allocates inside is forgotten
+    // after it (it may have run on another branch).
     private bool CompletesNormally(IOperation statement)
+    {
+        var allocatedBefore = _pathAllocated;
+        var completes = CompletesNormallyCore(statement);
+        if (statement is IBlockOperation or IConditionalOperation or ILoopOperation or ISwitchOperation or ITryOperation
+            or IUsingOperation or ILockOperation or ILabeledOperation)
+        {
+            _pathAllocated = allocatedBefore;
+        }
+        return completes;
+    }
+
+    private bool CompletesNormallyCore(IOperation statement)
     {
         switch (statement)
         {
@@ -57,7 +84,7 @@ internal sealed class SynchronousCompletion
             case IReturnOperation { Kind: OperationKind.Return } returned:
                 if (returned.ReturnedValue is null)
                 {
-                    Exists = true;
+                    Completed();
                 }
                 else
                 {
@@ -69,7 +96,9 @@ internal sealed class SynchronousCompletion
                 {
                     return false;
                 }
+                var allocatedBeforeBranches = _pathAllocated;
                 var whenTrue = CompletesNormally(conditional.WhenTrue);
+                _pathAllocated = allocatedBeforeBranches;
                 var whenFalse = conditional.WhenFalse is null || CompletesNormally(conditional.WhenFalse);
                 return whenTrue || whenFalse;
             case IWhileLoopOperation { ConditionIsTop: false } doLoop:
@@ -86,19 +115,21 @@ internal sealed class SynchronousCompletion
                 {
                     return false;
                 }
-                var completes = !switchOperation.Cases.Any(c => c.Clauses.Any(clause => clause.CaseKind == CaseKind.Default));
+                var switchCompletes = !switchOperation.Cases.Any(c => c.Clauses.Any(clause => clause.CaseKind == CaseKind.Default));
+                var allocatedBeforeSwitch = _pathAllocated;
                 foreach (var section in switchOperation.Cases)
                 {
-                    completes |= section.Body.All(CompletesNormally);
+                    switchCompletes |= section.Body.All(CompletesNormally);
+                    _pathAllocated = allocatedBeforeSwitch;
                 }
-                return completes;
+                return switchCompletes;
             case ITryOperation tryOperation:
                 // Catch blocks only run after an exception; a finally that awaits makes every path through it await.
                 return (tryOperation.Finally is null || !OperationTree.ContainsAwait(tryOperation.Finally)) && CompletesNormally(tryOperation.Body);
             case IUsingOperation usingOperation:
                 return !usingOperation.IsAsynchronous && !OperationTree.ContainsAwait(usingOperation.Resources) && CompletesNormally(usingOperation.Body);
             case IUsingDeclarationOperation usingDeclaration:
-                return !usingDeclaration.IsAsynchronous && !OperationTree.ContainsAwait(usingDeclaration.DeclarationGroup);
+                return !usingDeclaration.IsAsynchronous && !OperationTree.ContainsAwait(usingDeclaration.DeclarationGroup) && NoteAllocation(usingDeclaration);
             case ILockOperation lockOperation:
                 return !OperationTree.ContainsAwait(lockOperation.LockedValue) && CompletesNormally(lockOperation.Body);
             case ILabeledOperation labeled:
@@ -112,33 +143,61 @@ internal sealed class SynchronousCompletion
             case ILocalFunctionOperation:
                 return true;
             default:
-                return !OperationTree.ContainsAwait(statement);
+                return !OperationTree.ContainsAwait(statement) && NoteAllocation(statement);
         }
+    }
+
+    // A statement that completes normally: from here on, the path has allocated if it allocates on every run.
+    private bool NoteAllocation(IOperation statement)
+    {
+        if (_tracksAllocations && !_pathAllocated && HeapAllocations.AllocatesOnEveryPath(statement))
+        {
+            _pathAllocated = true;
+        }
+        return true;
     }
 
     // A returned value with no await, or the await-free arms of a conditional whose condition does not await: the
     // cached fast path written as one expression (return _cache.TryGetValue(k, out var v) ? v : await LoadAsync(k);,
-    // return _token ?? await RefreshAsync();).
+    // return _token ?? await RefreshAsync();). Each arm of such a conditional is a value of its own, awaits or not.
     private void RecordSynchronousValues(IOperation value)
     {
         value = ConfigureAwaitCalls.SkipConversions(value);
-        if (!OperationTree.ContainsAwait(value))
-        {
-            Exists = true;
-            _returned.Add(value);
-            return;
-        }
         switch (value)
         {
             case IConditionalOperation { WhenFalse: { } whenFalse } conditional when !OperationTree.ContainsAwait(conditional.Condition):
                 RecordSynchronousValues(conditional.WhenTrue);
                 RecordSynchronousValues(whenFalse);
                 break;
+            case { } plain when !OperationTree.ContainsAwait(plain):
+                Record(plain);
+                break;
             case ICoalesceOperation coalesce when !OperationTree.ContainsAwait(coalesce.Value):
-                Exists = true;
-                _returned.Add(ConfigureAwaitCalls.SkipConversions(coalesce.Value));
+                Record(ConfigureAwaitCalls.SkipConversions(coalesce.Value));
                 break;
         }
+    }
+
+    private void Record(IOperation value)
+    {
+        _returned.Add(value);
+        if (Completed(value))
+        {
+            _returnedAfterAllocating.Add(value);
+        }
+    }
+
+    // A synchronous completion here (returning the value, if any); whether its path has allocated.
+    private bool Completed(IOperation? value = null)
+    {
+        Exists = true;
+        _completions++;
+        if (_tracksAllocations && (_pathAllocated || (value is not null && HeapAllocations.AllocatesOnEveryPath(value))))
+        {
+            _completionsAfterAllocating++;
+            return true;
+        }
+        return false;
     }
 
     private static bool LoopMayRunZeroTimes(ILoopOperation loop) => loop switch

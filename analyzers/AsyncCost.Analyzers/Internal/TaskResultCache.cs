@@ -1,3 +1,4 @@
+using System;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -5,7 +6,8 @@ namespace AsyncCost.Analyzers.Internal;
 
 /// <summary>
 /// The results for which the runtime hands out a cached completed Task&lt;T&gt; (AsyncTaskMethodBuilder's task
-/// cache): both bools, ints in [-1, 9), null, and the all-zero default of 1-, 2-, 4- and 8-byte primitives and enums.
+/// cache), as .NET 10 does: both bools, ints in [-1, 9), null (Nullable&lt;T&gt; included), and the all-zero default of
+/// primitives, enums, decimal, Guid, DateTime and TimeSpan (a value type without references of at most 16 bytes).
 /// </summary>
 internal static class TaskResultCache
 {
@@ -16,7 +18,7 @@ internal static class TaskResultCache
     {
         if (returnedValue is IDefaultValueOperation)
         {
-            return !resultType.IsValueType || IsSmallPrimitive(resultType);
+            return !resultType.IsValueType || IsNullable(resultType) || HasCachedDefault(resultType);
         }
         if (returnedValue.ConstantValue is not { HasValue: true } constant)
         {
@@ -27,24 +29,32 @@ internal static class TaskResultCache
             null => true,
             bool => true,
             int value when resultType.SpecialType == SpecialType.System_Int32 => value is >= -1 and < 9,
-            _ => IsSmallPrimitive(resultType) && IsZero(constant.Value),
+            _ => HasCachedDefault(resultType) && IsAllZero(constant.Value),
         };
     }
 
-    private static bool IsSmallPrimitive(ITypeSymbol type)
+    private static bool IsNullable(ITypeSymbol type) => type.OriginalDefinition.SpecialType == SpecialType.System_Nullable_T;
+
+    private static bool HasCachedDefault(ITypeSymbol type)
     {
         var underlying = type is INamedTypeSymbol { TypeKind: TypeKind.Enum, EnumUnderlyingType: { } enumType } ? enumType : type;
-        return underlying.SpecialType is SpecialType.System_Byte or SpecialType.System_SByte or SpecialType.System_Char
+        if (underlying.SpecialType is SpecialType.System_Byte or SpecialType.System_SByte or SpecialType.System_Char
             or SpecialType.System_Int16 or SpecialType.System_UInt16 or SpecialType.System_Int32 or SpecialType.System_UInt32
             or SpecialType.System_Int64 or SpecialType.System_UInt64 or SpecialType.System_Single or SpecialType.System_Double
-            or SpecialType.System_IntPtr or SpecialType.System_UIntPtr;
+            or SpecialType.System_IntPtr or SpecialType.System_UIntPtr or SpecialType.System_Decimal or SpecialType.System_DateTime)
+        {
+            return true;
+        }
+        return underlying is INamedTypeSymbol { Name: "Guid" or "TimeSpan", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } };
     }
 
-    private static bool IsZero(object value) => value switch
+    // The cache holds the all-zero bit pattern only: +0.0 (not -0.0) and 0m (not 0.0m, whose scale is 1).
+    private static bool IsAllZero(object value) => value switch
     {
         char c => c == '\0',
-        float f => System.BitConverter.DoubleToInt64Bits(f) == 0, // +0 only: -0 has a sign bit, so it is not the cached default
-        double d => System.BitConverter.DoubleToInt64Bits(d) == 0,
-        _ => System.Convert.ToDecimal(value, System.Globalization.CultureInfo.InvariantCulture) == 0m,
+        float f => BitConverter.DoubleToInt64Bits(f) == 0,
+        double d => BitConverter.DoubleToInt64Bits(d) == 0,
+        decimal m => Array.TrueForAll(decimal.GetBits(m), part => part == 0),
+        _ => Convert.ToDecimal(value, System.Globalization.CultureInfo.InvariantCulture) == 0m,
     };
 }

@@ -12,7 +12,7 @@ namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
 /// AC0002: a non-public async Task&lt;T&gt; method that can complete without suspending, with a result the runtime
-/// does not cache, whose every use in the compilation is a single direct await. Then ValueTask&lt;T&gt; is a safe swap
+/// does not cache on a path that allocates nothing else, whose every use in the compilation is a single direct await. Then ValueTask&lt;T&gt; is a safe swap
 /// that saves the Task allocation on the synchronous path. Facts about the callers are gathered in one pass over the
 /// compilation (each invocation and method reference seen once) and joined at compilation end.
 /// </summary>
@@ -83,10 +83,14 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
                 return;
             }
             var resultType = ((INamedTypeSymbol)method.ReturnType).TypeArguments[0];
-            var completion = SynchronousCompletion.Analyze(body);
-            if (!completion.Exists || completion.ReturnedValues.All(v => TaskResultCache.IsCached(v, resultType)))
+            var completion = SynchronousCompletion.Analyze(body, tracksAllocations: true);
+            var afterAllocating = completion.ReturnedAfterAllocating;
+            if (!completion.Exists || completion.ReturnedValues.All(v => TaskResultCache.IsCached(v, resultType) || afterAllocating.Contains(v)))
             {
-                return; // always suspends, or every synchronous result is a cached task already
+                // Always suspends, or no synchronous return has a Task to save: its result is a cached task, or its
+                // path allocates anyway (return new Response(…), a message built before the return), so the Task is
+                // not that path's cost.
+                return;
             }
             _candidates[method] = DiagnosticFactory.Create(
                 Descriptors.PreferValueTask,

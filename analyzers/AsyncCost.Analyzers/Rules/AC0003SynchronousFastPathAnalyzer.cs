@@ -12,12 +12,12 @@ namespace AsyncCost.Analyzers.Rules;
 /// AC0003: an async method that starts by awaiting a callee of this compilation which itself can complete without
 /// suspending (a cache check, an EnsureInitialized guard), then only does synchronous work. On the common path the
 /// awaited task is already complete, so a non-async wrapper can check IsCompletedSuccessfully and skip the state
-/// machine. That saves a few nanoseconds of state-machine work per call and no allocation (a synchronously completing
-/// async method allocates nothing more than the fast path does), so the rule stays quiet where the call's own cost
-/// dwarfs it: a callee whose completed path, or a method whose remaining work, allocates (a new object or array, a
-/// formatted string, a disposable acquired per call such as a linked token source). Each method is
-/// analyzed once: its own "completes synchronously and cheaply" fact and its "starts by awaiting C" shape are
-/// recorded, and the two are joined at compilation end (no rescans of callees).
+/// machine. That saves the state machine's work (CostModel.SynchronousStateMachineTime per call) and no allocation (a
+/// synchronously completing async method allocates nothing more than the fast path does), so the rule stays quiet
+/// where the call's own cost dwarfs it: every completed path of the callee, or the method's remaining work, allocates
+/// (a new object or array, a string built at run time, a disposable acquired per call such as a linked token source).
+/// Each method is analyzed once: its own "completes synchronously and cheaply" fact and its "starts by awaiting C"
+/// shape are recorded, and the two are joined at compilation end (no rescans of callees).
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
@@ -58,7 +58,10 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            _completesSynchronously[method] = SynchronousCompletion.Analyze(body).Exists && !AllocatesBeforeFirstAwait(body);
+            // A callee whose every completed path allocates (or acquires a disposable) costs far more than the state
+            // machine a fast path in front of it would skip.
+            var completion = SynchronousCompletion.Analyze(body, tracksAllocations: true);
+            _completesSynchronously[method] = completion.Exists && !completion.EveryCompletionAllocates;
             if (FirstAwaitedCallee(body) is { } start && !SymbolEqualityComparer.Default.Equals(start.Callee, method))
             {
                 _startsByAwaiting.Add(new Start(method, start.Callee, start.Await));
@@ -111,69 +114,12 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
                 || ConfigureAwaitCalls.Unwrap(awaitOperation.Operation, types) is not IInvocationOperation { TargetMethod: var callee }
                 || !SymbolEqualityComparer.Default.Equals(callee.ContainingAssembly, compilation.Assembly)
                 || block.Operations.Skip(1).Any(RunsAsynchronously)
-                || block.Operations.Any(AllocatesOnEveryPath))
+                || block.Operations.Any(HeapAllocations.AllocatesOnEveryPath))
             {
                 return null;
             }
             return (callee.OriginalDefinition, awaitOperation);
         }
-
-        // The callee's statements up to its first await, on every path through them: what its completed path costs.
-        private static bool AllocatesBeforeFirstAwait(IOperation body)
-        {
-            var statements = body switch
-            {
-                IMethodBodyOperation { BlockBody: { } blockBody } => blockBody.Operations,
-                IMethodBodyOperation { ExpressionBody: { } expressionBody } => expressionBody.Operations,
-                IBlockOperation plain => plain.Operations,
-                _ => ImmutableArray<IOperation>.Empty,
-            };
-            foreach (var statement in statements)
-            {
-                if (AllocatesOnEveryPath(statement))
-                {
-                    return true;
-                }
-                if (OperationTree.ContainsAwait(statement))
-                {
-                    return false;
-                }
-            }
-            return false;
-        }
-
-        // A heap allocation, or a disposable acquired per call (a linked token source and its timer), that runs whenever
-        // the statement does: not under a branch, a loop, a catch, a short-circuit or a lambda.
-        private static bool AllocatesOnEveryPath(IOperation statement)
-        {
-            foreach (var operation in OperationTree.SameMethod(statement, skip: IsConditionallyRun))
-            {
-                if (operation is IObjectCreationOperation { Type.IsReferenceType: true }
-                    or IArrayCreationOperation
-                    or IAnonymousObjectCreationOperation
-                    or IInterpolatedStringOperation { ConstantValue.HasValue: false }
-                    or IUsingOperation
-                    or IUsingDeclarationOperation
-                    or IInvocationOperation { TargetMethod: { Name: "CreateLinkedTokenSource", ContainingType.Name: "CancellationTokenSource" } })
-                {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private static bool IsConditionallyRun(IOperation child) => child.Parent switch
-        {
-            IConditionalOperation conditional => child != conditional.Condition,
-            ICoalesceOperation coalesce => child == coalesce.WhenNull,
-            IConditionalAccessOperation access => child == access.WhenNotNull,
-            IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd or BinaryOperatorKind.ConditionalOr } binary => child == binary.RightOperand,
-            ILoopOperation loop => child == loop.Body,
-            ISwitchOperation switchOperation => child != switchOperation.Value,
-            ISwitchExpressionOperation switchExpression => child != switchExpression.Value,
-            ITryOperation tryOperation => child != tryOperation.Body && child != tryOperation.Finally,
-            _ => false,
-        };
 
         private static bool RunsAsynchronously(IOperation statement) =>
             OperationTree.SameMethod(statement).Any(op => op is IAwaitOperation

@@ -177,16 +177,13 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         }
     }
 
-    /// <summary>Expressions that allocate on the heap where they stand: reference-type and array creation, not calls (their allocations are not visible here).</summary>
+    /// <summary>Expressions that allocate on the heap where they stand (see <see cref="HeapAllocations.IsAllocation"/>), not calls (their allocations are not visible here).</summary>
     private static List<SyntaxNode> VisibleAllocations(IOperation body)
     {
         var allocations = new List<SyntaxNode>();
         foreach (var operation in OperationTree.SameMethod(body))
         {
-            if (operation is IObjectCreationOperation { Type.IsReferenceType: true }
-                or IArrayCreationOperation
-                or IAnonymousObjectCreationOperation
-                or IInterpolatedStringOperation { ConstantValue.HasValue: false, Type.SpecialType: SpecialType.System_String })
+            if (HeapAllocations.IsAllocation(operation))
             {
                 allocations.Add(operation.Syntax);
             }
