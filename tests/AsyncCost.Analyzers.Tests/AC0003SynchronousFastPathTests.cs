@@ -64,7 +64,51 @@ public class AC0003SynchronousFastPathTests
                 public async Task<decimal[]> PricesAsync(string symbol) { await EnsureInitializedAsync(); return new[] { _cache[symbol] }; }
             """));
 
+    [Fact]
+    public Task Ignores_a_method_whose_remaining_work_builds_a_string_or_calls_an_allocating_method_of_the_compilation() =>
+        Verify.VerifyAsync(Code("""
+                private byte[] _salt = new byte[16];
+                public async Task<string> LabelAsync(string symbol) { await EnsureInitializedAsync(); return symbol + ": " + _cache[symbol]; }
+                public async Task RotateAsync(string secret) { await EnsureInitializedAsync(); Rotate(secret); }
+                public async Task StoreAsync(string name) { await EnsureInitializedAsync(); _count += Store(name); }
+                private void Rotate(string secret) { if (secret.Length == 0) throw new ArgumentException("empty"); _salt = new byte[secret.Length]; }
+                private int Store(string name) { var path = Path.Combine("data", name + ".json"); return path.Length; }
+            """));
+
+    [Fact]
+    public Task Ignores_a_callee_each_of_whose_completed_paths_allocates_after_a_conditional_await() =>
+        Verify.VerifyAsync(Code("""
+                public async Task<decimal> PriceAsync(string symbol) { await LoadAsync(symbol); return _cache[symbol]; }
+                private async Task LoadAsync(string symbol)
+                {
+                    if (!_initialized) { await Task.Delay(1); _initialized = true; }
+                    Console.WriteLine("loaded " + symbol);
+                }
+            """));
+
     // ---- must flag ----
+
+    [Fact]
+    public Task Flags_remaining_work_whose_calls_allocate_only_on_some_paths_or_not_at_all() =>
+        Verify.VerifyAsync(Code("""
+                public async Task<decimal> PriceAsync(string symbol) { [|await EnsureInitializedAsync()|]; Touch(symbol); return _cache[symbol]; }
+                public async Task<decimal> CheckedAsync(string symbol) { [|await EnsureInitializedAsync()|]; Check(symbol); return _cache[symbol]; }
+                private void Touch(string symbol) => _count += symbol.Length;
+                private void Check(string symbol) { if (!_cache.ContainsKey(symbol)) throw new KeyNotFoundException("missing " + symbol); }
+            """));
+
+    [Fact]
+    public Task Flags_a_callee_with_one_completed_path_that_allocates_nothing() =>
+        Verify.VerifyAsync(Code("""
+                public async Task<decimal> PriceAsync(string symbol) { [|await LoadAsync(symbol)|]; return _cache[symbol]; }
+                private async Task LoadAsync(string symbol)
+                {
+                    if (_initialized) return;
+                    Console.WriteLine("loading " + symbol);
+                    await Task.Delay(1);
+                    _initialized = true;
+                }
+            """));
 
     [Fact]
     public Task Flags_an_EnsureInitialized_guard_followed_by_a_cache_read() =>

@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -23,7 +24,7 @@ internal static class HeapAllocations
     /// </summary>
     public static bool AllocatesOnEveryPath(IOperation statement)
     {
-        foreach (var operation in OperationTree.SameMethod(statement, skip: IsConditionallyRun))
+        foreach (var operation in OnEveryRun(statement))
         {
             if (IsAllocation(operation)
                 || operation is IUsingOperation
@@ -35,6 +36,10 @@ internal static class HeapAllocations
         }
         return false;
     }
+
+    /// <summary>The statement's operations that run whenever it does (not under a branch, a loop body, a catch, a
+    /// short-circuit, or in a lambda or local function).</summary>
+    public static IEnumerable<IOperation> OnEveryRun(IOperation statement) => OperationTree.SameMethod(statement, skip: IsConditionallyRun);
 
     private static bool IsConditionallyRun(IOperation child) => child.Parent switch
     {

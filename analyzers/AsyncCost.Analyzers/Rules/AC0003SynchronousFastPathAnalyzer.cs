@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
 using AsyncCost.Analyzers.Internal;
@@ -49,6 +50,7 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
     {
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _completesSynchronously = new(SymbolEqualityComparer.Default);
         private readonly ConcurrentBag<Start> _startsByAwaiting = new();
+        private readonly MethodBodies _bodies = new(compilation);
 
         public void AnalyzeMethod(OperationBlockAnalysisContext context)
         {
@@ -64,15 +66,17 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
             _completesSynchronously[method] = completion.Exists && !completion.EveryCompletionAllocates;
             if (FirstAwaitedCallee(body) is { } start && !SymbolEqualityComparer.Default.Equals(start.Callee, method))
             {
-                _startsByAwaiting.Add(new Start(method, start.Callee, start.Await));
+                _startsByAwaiting.Add(new Start(method, start.Callee, start.Await, start.Block));
             }
         }
 
         public void Report(CompilationAnalysisContext context)
         {
+            var allocatingMethods = new Dictionary<IMethodSymbol, bool>(SymbolEqualityComparer.Default);
             foreach (var start in _startsByAwaiting)
             {
-                if (_completesSynchronously.TryGetValue(start.Callee, out var synchronous) && synchronous)
+                if (_completesSynchronously.TryGetValue(start.Callee, out var synchronous) && synchronous
+                    && !RemainingWorkCallsAllocatingMethod(start, allocatingMethods))
                 {
                     context.ReportDiagnostic(DiagnosticFactory.Create(
                         Descriptors.SynchronousFastPath, start.Await.Syntax.GetLocation(), start.Method, start.Method.Name, start.Callee.Name));
@@ -82,16 +86,49 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
 
         // A method that starts by awaiting a call to another of this compilation's methods. A class, not a tuple: a bag
         // of structs is JIT-compiled again for each struct in every fresh compiler process.
-        private sealed class Start(IMethodSymbol method, IMethodSymbol callee, IAwaitOperation awaitOperation)
+        private sealed class Start(IMethodSymbol method, IMethodSymbol callee, IAwaitOperation awaitOperation, IBlockOperation block)
         {
             public IMethodSymbol Method { get; } = method;
             public IMethodSymbol Callee { get; } = callee;
             public IAwaitOperation Await { get; } = awaitOperation;
+
+            /// <summary>The method's body: the await, then the synchronous work after it.</summary>
+            public IBlockOperation Block { get; } = block;
+        }
+
+        // The work after the await calls, whenever it runs, a synchronous method of this compilation whose every
+        // completed path allocates (a new salt, a file stream, a formatted name): that call costs far more than the
+        // state machine. One level only (that method's own calls are not followed); each method is judged once.
+        private bool RemainingWorkCallsAllocatingMethod(Start start, Dictionary<IMethodSymbol, bool> allocatingMethods)
+        {
+            foreach (var statement in start.Block.Operations.Skip(1))
+            {
+                foreach (var operation in HeapAllocations.OnEveryRun(statement))
+                {
+                    if (operation is IInvocationOperation { TargetMethod: { IsAsync: false, IsVirtual: false, IsAbstract: false, IsOverride: false } target }
+                        && SymbolEqualityComparer.Default.Equals(target.ContainingAssembly, compilation.Assembly)
+                        && Allocates(target.OriginalDefinition, allocatingMethods))
+                    {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        private bool Allocates(IMethodSymbol method, Dictionary<IMethodSymbol, bool> allocatingMethods)
+        {
+            if (!allocatingMethods.TryGetValue(method, out var allocates))
+            {
+                allocates = _bodies.Of(method) is { } body && SynchronousCompletion.Analyze(body, tracksAllocations: true).EveryCompletionAllocates;
+                allocatingMethods[method] = allocates;
+            }
+            return allocates;
         }
 
         // The shape: the first statement is `await C(...);` or `var x = await C(...);` with C in this compilation, and
         // at least one more statement follows, none of which awaits (await using and await foreach included).
-        private (IMethodSymbol Callee, IAwaitOperation Await)? FirstAwaitedCallee(IOperation body)
+        private (IMethodSymbol Callee, IAwaitOperation Await, IBlockOperation Block)? FirstAwaitedCallee(IOperation body)
         {
             var block = body switch
             {
@@ -118,7 +155,7 @@ public sealed class AC0003SynchronousFastPathAnalyzer : DiagnosticAnalyzer
             {
                 return null;
             }
-            return (callee.OriginalDefinition, awaitOperation);
+            return (callee.OriginalDefinition, awaitOperation, block);
         }
 
         private static bool RunsAsynchronously(IOperation statement) =>
