@@ -443,6 +443,14 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             int Within(Task<int> pending) => ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(100) ? pending.Result : -1;
             int Joined(Task<int> pending) { ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(); return pending.Result; }
             """ },
+        { "a dedicated thread's start: a private method whose only use is new Thread(...), a lambda, a local function", """
+            static int _code;
+            static void Run(string[] args) { var worker = new Thread(Work) { Name = "work" }; worker.Start(args); worker.Join(); }
+            private static void Work(object? state) => _code = ServeAsync().ConfigureAwait(false).GetAwaiter().GetResult();
+            static Task<int> ServeAsync() => Task.Run(() => 0);
+            void Pump(Func<Task> step) => new Thread(() => step().Wait()).Start();
+            void Listen(Func<Task<int>> accept) { new Thread(new ThreadStart(Loop)).Start(); void Loop() { while (accept().Result > 0) { } } }
+            """ },
         { "a TryX returning only completed tasks or null, with the bool async fallback", """
             static readonly Task<bool> Ready = Task.FromResult(true);
             int _pending;
@@ -517,6 +525,13 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             private static int Get(Func<Task<int>> start) => start().[|Result|];
             int Many(Func<Task<int>> start) => CALLS;
             """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(start)", 33))) },
+        { "a thread's start that is also called directly or visible outside, and a lambda a thread's start hands on", """
+            void Work(Func<Task> step) => step().[|Wait|]();
+            void Twice(Func<Task> step) { new Thread(() => Work(step)).Start(); Work(step); }
+            public void Drain() => Task.Run(() => 1).[|Wait|]();
+            void StartDrain() => new Thread(Drain).Start();
+            void Spawn(Func<Task> step) => new Thread(() => Task.Run(() => step().[|Wait|]())).Start();
+            """ },
         { "a timed wait in a synchronous public method", """
             public void Connect(Task handshake) { if (!handshake.[|Wait|](1000)) { throw new TimeoutException(); } }
             """ },

@@ -35,12 +35,13 @@ internal sealed class CallSites
     public sealed class Found
     {
         public static readonly Found Unknown = new(
-            ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, ImmutableArray<IInvocationOperation>.Empty, isComplete: false);
+            ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)>.Empty, ImmutableArray<IInvocationOperation>.Empty, threadStarts: 0, isComplete: false);
 
-        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, ImmutableArray<IInvocationOperation> handedTo, bool isComplete)
+        public Found(ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> calls, ImmutableArray<IInvocationOperation> handedTo, int threadStarts, bool isComplete)
         {
             Calls = calls;
             HandedTo = handedTo;
+            ThreadStarts = threadStarts;
             IsComplete = isComplete;
         }
 
@@ -50,7 +51,10 @@ internal sealed class CallSites
         /// <summary>Each call that is handed the method itself as a delegate argument.</summary>
         public ImmutableArray<IInvocationOperation> HandedTo { get; }
 
-        /// <summary>Every use of the method is one of <see cref="Calls"/> or <see cref="HandedTo"/>.</summary>
+        /// <summary>How many threads are created with the method as their start (<c>new Thread(Run)</c>).</summary>
+        public int ThreadStarts { get; }
+
+        /// <summary>Every use of the method is one of <see cref="Calls"/>, <see cref="HandedTo"/> or <see cref="ThreadStarts"/>.</summary>
         public bool IsComplete { get; }
     }
 
@@ -97,6 +101,7 @@ internal sealed class CallSites
         }
         var calls = ImmutableArray.CreateBuilder<(IInvocationOperation Invocation, ISymbol Container)>();
         var handedTo = ImmutableArray.CreateBuilder<IInvocationOperation>();
+        var threadStarts = 0;
         foreach (var name in names)
         {
             switch (Classify(name, method, out var call))
@@ -107,11 +112,14 @@ internal sealed class CallSites
                 case Use.HandedOn:
                     handedTo.Add(call.Invocation);
                     break;
+                case Use.StartsThread:
+                    threadStarts++;
+                    break;
                 case Use.Other:
                     return Found.Unknown; // one use we cannot read is enough: not every use is a known call
             }
         }
-        return new Found(calls.ToImmutable(), handedTo.ToImmutable(), isComplete: true);
+        return new Found(calls.ToImmutable(), handedTo.ToImmutable(), threadStarts, isComplete: true);
     }
 
     // The identifiers spelled like the method where it can be used (not yet bound: some name other symbols), or null
@@ -145,6 +153,8 @@ internal sealed class CallSites
         Call,
         /// <summary>A method group passed straight to a call as a delegate argument.</summary>
         HandedOn,
+        /// <summary>A method group that is the start of a new dedicated thread (<c>new Thread(Run)</c>).</summary>
+        StartsThread,
         Other,
     }
 
@@ -183,13 +193,30 @@ internal sealed class CallSites
             call = (operation, container);
             return Use.Call;
         }
-        if (model.GetOperation(callee) is IMethodReferenceOperation { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation receiver } } })
+        if (model.GetOperation(callee) is IMethodReferenceOperation { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var receiver } } })
         {
-            call = (receiver, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
-            return Use.HandedOn;
+            if (receiver is IInvocationOperation invoked)
+            {
+                call = (invoked, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
+                return Use.HandedOn;
+            }
+            if (IsThreadCreation(receiver))
+            {
+                return Use.StartsThread;
+            }
         }
         return IsInNameOf(name) ? Use.None : Use.Other;
     }
+
+    /// <summary>
+    /// Whether the operation is <c>new System.Threading.Thread(start, …)</c>: its start delegate runs at the bottom of
+    /// a dedicated thread's stack, the thread's own edge.
+    /// </summary>
+    public static bool IsThreadCreation(IOperation? operation) =>
+        operation is IObjectCreationOperation
+        {
+            Type: { Name: "Thread", ContainingNamespace: { Name: "Threading", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } },
+        };
 
     private static bool IsInNameOf(SyntaxNode node)
     {

@@ -21,7 +21,7 @@ namespace AsyncCost.Analyzers.Rules;
 /// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
 /// <c>await Task.WhenAny</c>, a <c>bool async</c> or enum-mode core called in its synchronous mode). An earlier
 /// reported wait on the same task makes it known too: each task is reported once. Not reported: a console app's
-/// synchronous <c>Main</c> (the program's edge), the synchronous mode a library names (<c>if (!async)</c>,
+/// synchronous <c>Main</c> (the program's edge), a dedicated thread's start method or lambda (that thread's edge), the synchronous mode a library names (<c>if (!async)</c>,
 /// <c>io == IOBehavior.Synchronous</c>), a test's timed probe, and, when the team sets
 /// <c>asynccost.AC0006.public_sync_bridges = true</c>, a public synchronous member's own wait. The message says
 /// "await it" where an await fits and, in synchronous code, to make the chain async or block at the program's edge.
@@ -86,7 +86,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         var facts = factsByBody.GetValue(OperationTree.Root(context.Operation), root => new BlockFacts(types, root));
         // Cheapest first: the facts of this body, then (for a parameter of a private method) the arguments of its calls.
         var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
-        if (unknown.Count == 0 || function is not null && unknown.All(s => IsCompleteAtEveryCall(s, function, facts, types, factsByBody)))
+        if (unknown.Count == 0 || function is not null && unknown.All(s => IsCompleteAtEveryCall(s, function, facts, types, factsByBody))
+            || function is { IsAsync: false } && IsThreadStart(use.Operation, function, types))
         {
             return;
         }
@@ -149,6 +150,17 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
     }
 
+    // A dedicated thread's start (`new Thread(AppMain).Start(args)`, `new Thread(() => …)`) is that thread's edge, as Main is
+    // the program's: blocking there holds only the thread made for it, never a pool thread, and no context runs there.
+    // A private method or local function counts when starting threads is its only use.
+    private static bool IsThreadStart(IOperation operation, IMethodSymbol function, Types types) =>
+        OperationScopes.EnclosingFunction(operation) switch
+        {
+            IAnonymousFunctionOperation lambda => lambda.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var receiver } }
+                && CallSites.IsThreadCreation(receiver),
+            _ => types.CallSites.Of(function) is { IsComplete: true, Calls.Length: 0, HandedTo.Length: 0, ThreadStarts: > 0 },
+        };
+
     /// <summary>The .editorconfig option by which a library says its public synchronous API bridges to its async core on purpose.</summary>
     public const string PublicSyncBridgesOption = "public_sync_bridges";
 
@@ -186,7 +198,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return false;
         }
         var found = types.CallSites.Of(function);
-        return found.IsComplete && found.Calls.Length + found.HandedTo.Length > 0
+        return found.IsComplete && found.ThreadStarts == 0 && found.Calls.Length + found.HandedTo.Length > 0
             && found.HandedTo.All(receiver => parameter.Ordinal == 0
                 && receiver.TargetMethod is { Name: "ContinueWith", IsStatic: false } continueWith && types.Async.IsTask(continueWith.ContainingType))
             && found.Calls.All(call =>
