@@ -21,7 +21,9 @@ sshnet sshnet/SSH.NET 3e12c9631
 mqttnet dotnet/MQTTnet 14463d1ef
 TechnitiumLibrary TechnitiumSoftware/TechnitiumLibrary 63efb5f
 dnsserver TechnitiumSoftware/DnsServer aa9044d4d
-podcasts microsoft/dotnet-podcasts 5ee8be2"
+podcasts microsoft/dotnet-podcasts 5ee8be2
+jellyfin jellyfin/jellyfin c3ed1407c
+gcm git-ecosystem/git-credential-manager 2fe99b86"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
