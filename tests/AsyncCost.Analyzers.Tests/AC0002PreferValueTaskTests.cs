@@ -291,8 +291,18 @@ public class AC0002PreferValueTaskTests
                     return new Reply(request);
                 }
                 private static readonly Reply Cached = new("cached");
+                private async Task<Reply> GuardedAsync(string request)
+                {
+                    using (var gate = new System.Threading.SemaphoreSlim(1))
+                    {
+                        if (_cache.ContainsKey(request)) return Cached;
+                        await gate.WaitAsync();
+                        return new Reply(request);
+                    }
+                }
                 public async Task<int> Caller() => (await ReplyAsync("a")).Text.Length + (await DescribeAsync("b")).Length + (await JoinAsync("a", "b")).Length
-                    + (await PricesAsync("c")).Length + (await FromRequestAsync("d")).Text.Length + (await LoggedAsync("e")).Text.Length;
+                    + (await PricesAsync("c")).Length + (await FromRequestAsync("d")).Text.Length + (await LoggedAsync("e")).Text.Length
+                    + (await GuardedAsync("f")).Text.Length;
                 static Task<string> LoadNameAsync() => Task.FromResult("n");
             """));
 

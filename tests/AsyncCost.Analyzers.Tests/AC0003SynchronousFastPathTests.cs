@@ -55,6 +55,16 @@ public class AC0003SynchronousFastPathTests
                     return 0;
                 }
                 private async Task EnsureLoggedAsync(string symbol) { var entry = new List<string> { symbol }; if (_initialized) return; await Task.Delay(entry.Count); }
+                public async Task<int> FillAsync(byte[] buffer, System.Threading.CancellationToken ct) { var n = await FillCoreAsync(buffer, ct); _count += n; return n; }
+                private async Task<int> FillCoreAsync(byte[] buffer, System.Threading.CancellationToken ct)
+                {
+                    using (var linked = System.Threading.CancellationTokenSource.CreateLinkedTokenSource(ct))
+                    {
+                        if (_initialized) return buffer.Length;
+                        await Task.Delay(1, linked.Token);
+                        return 0;
+                    }
+                }
             """));
 
     [Fact]

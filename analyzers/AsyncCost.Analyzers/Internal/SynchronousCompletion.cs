@@ -127,7 +127,9 @@ internal sealed class SynchronousCompletion
                 // Catch blocks only run after an exception; a finally that awaits makes every path through it await.
                 return (tryOperation.Finally is null || !OperationTree.ContainsAwait(tryOperation.Finally)) && CompletesNormally(tryOperation.Body);
             case IUsingOperation usingOperation:
-                return !usingOperation.IsAsynchronous && !OperationTree.ContainsAwait(usingOperation.Resources) && CompletesNormally(usingOperation.Body);
+                // The resource is acquired before the body runs: a return inside it comes after that acquisition.
+                return !usingOperation.IsAsynchronous && !OperationTree.ContainsAwait(usingOperation.Resources)
+                    && NoteAllocation(usingOperation) && CompletesNormally(usingOperation.Body);
             case IUsingDeclarationOperation usingDeclaration:
                 return !usingDeclaration.IsAsynchronous && !OperationTree.ContainsAwait(usingDeclaration.DeclarationGroup) && NoteAllocation(usingDeclaration);
             case ILockOperation lockOperation:
