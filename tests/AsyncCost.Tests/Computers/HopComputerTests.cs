@@ -37,6 +37,32 @@ public class HopComputerTests
     }
 
     [Fact]
+    public void Calls_over_before_the_thread_pools_first_event_are_not_counted_those_still_suspended_are()
+    {
+        // The session's TPL provider is live before its thread-pool provider: the first call hops unseen.
+        var hops = new HopComputer();
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d");
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Main, 2);
+        hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 2);
+        hops.OnOperationEnd(1);
+        hops.OnWaitEnd(Worker, 1, timestampMs: 0);
+        // The second call suspends; the pool's first event is its continuation's work item.
+        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        hops.OnContinuationScheduled(Worker, 8);
+        hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker2);
+        hops.OnContinuationStarted(Worker2, 8);
+        hops.OnOperationEnd(7);
+        hops.OnWaitEnd(Worker2, 7, timestampMs: 0);
+
+        var yield = Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
+        Assert.Equal((1, 1), (yield.SuspendingCalls, yield.Hops));
+        Assert.Equal(1, Assert.Single(hops.Results(), m => m.StateMachineName.Contains("RunYield", StringComparison.Ordinal)).SuspendingCalls);
+    }
+
+    [Fact]
     public void An_async_iterators_Task_Yield_is_its_own_hop_and_each_suspending_MoveNextAsync_is_a_call()
     {
         // await foreach over an iterator that yields after Task.Yield, the loop body awaiting a method that hops (task 30).
