@@ -12,6 +12,13 @@ internal static partial class SavedTraces
 {
     public static Task<AsyncCostReport> ReadAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
+        CheckFilesExist(traceFiles);
+        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
+    }
+
+    /// <summary>Fails before any reading starts when a trace file is missing or names a directory.</summary>
+    internal static void CheckFilesExist(IReadOnlyList<string> traceFiles)
+    {
         ArgumentNullException.ThrowIfNull(traceFiles);
         foreach (var file in traceFiles)
         {
@@ -24,7 +31,6 @@ internal static partial class SavedTraces
                 throw new TraceFileNotFoundException(file);
             }
         }
-        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
     }
 
     /// <summary>

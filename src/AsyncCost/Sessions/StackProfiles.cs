@@ -9,19 +9,20 @@ namespace AsyncCost.Sessions;
 /// <summary>Reads the cpu pass's stacks out of saved traces, for a flame graph.</summary>
 internal static class StackProfiles
 {
-    public static Task<StackProfile> ReadAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken) => Task.Run(() =>
+    public static Task<StackProfile> ReadAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(traceFiles);
+        SavedTraces.CheckFilesExist(traceFiles);
+        return Task.Run(() => Read(traceFiles, cancellationToken), cancellationToken);
+    }
+
+    private static StackProfile Read(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken)
+    {
         // One catalog for all the files, as a report reads them: a later slice names the methods an earlier one loaded.
         var methods = new MethodCatalog();
         var stacks = new StackProfileComputer();
         var sampled = new List<string>();
         foreach (var file in traceFiles.Distinct(StringComparer.Ordinal))
         {
-            if (!File.Exists(file))
-            {
-                throw Directory.Exists(file) ? new TraceFileNotFoundException(file, isDirectory: true) : new TraceFileNotFoundException(file);
-            }
             var reader = new EventReader(methods);
             try
             {
@@ -41,5 +42,5 @@ internal static class StackProfiles
         }
         return stacks.Samples > 0 ? stacks.Result(sampled)
             : throw new TraceFileInvalidException($"{string.Join(", ", traceFiles)}: no stack samples, so no flame graph. Record the cpu pass ('collect --passes cpu -o <base>') and give its <base>.cpu.nettrace.");
-    }, cancellationToken);
+    }
 }

@@ -89,6 +89,32 @@ public class BadInputTests
     }
 
     [Fact]
+    public async Task A_stack_profile_from_a_missing_trace_or_a_directory()
+    {
+        var missing = await Assert.ThrowsAsync<TraceFileNotFoundException>(() => AsyncCostSession.ReadStackProfileAsync(["/nonexistent-" + Guid.NewGuid().ToString("N") + ".cpu.nettrace"]));
+        Assert.Equal(AsyncCostErrorKind.TraceFileNotFound, missing.Kind);
+        var directory = await Assert.ThrowsAsync<TraceFileNotFoundException>(() => AsyncCostSession.ReadStackProfileAsync([Path.GetTempPath()]));
+        Assert.Contains("directory", directory.Message, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task A_file_that_is_not_a_trace_gives_no_stack_profile()
+    {
+        var path = Path.GetTempFileName();
+        try
+        {
+            await File.WriteAllTextAsync(path, "this is not a nettrace file, just text long enough to read a header from");
+
+            var error = await Assert.ThrowsAsync<TraceFileInvalidException>(() => AsyncCostSession.ReadStackProfileAsync([path]));
+            Assert.Equal(AsyncCostErrorKind.TraceFileInvalid, error.Kind);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
     public async Task A_file_that_is_not_a_trace()
     {
         var path = Path.GetTempFileName();
