@@ -64,7 +64,7 @@ internal sealed class CpuComputer : IStackSampleSink
     ];
 
     private readonly Dictionary<string, MethodSamples> _methods = new(StringComparer.Ordinal);
-    private readonly Dictionary<int, (double First, double Last, long Count)> _threads = [];
+    private readonly SampleInterval _interval = new();
 
     /// <summary>Samples read (threads in managed code or in the runtime; outside async methods too).</summary>
     public long Samples { get; private set; }
@@ -72,22 +72,8 @@ internal sealed class CpuComputer : IStackSampleSink
     /// <summary>Samples outside every async method.</summary>
     public long OutsideAsyncMethods { get; private set; }
 
-    /// <summary>Σ over threads of the time between their first and last sample.</summary>
-    private double _sampledSpanMs;
-
-    /// <summary>Σ over threads of their samples less one: the intervals that span covers.</summary>
-    private long _intervals;
-
     /// <summary>The mean time between one thread's consecutive samples, in milliseconds (null before two samples of a thread).</summary>
-    public double? IntervalMs
-    {
-        get
-        {
-            var span = _sampledSpanMs + _threads.Values.Sum(t => t.Last - t.First);
-            var intervals = _intervals + _threads.Values.Sum(t => t.Count - 1);
-            return intervals > 0 ? span / intervals : null;
-        }
-    }
+    public double? IntervalMs => _interval.Milliseconds;
 
     /// <param name="threadId">The sampled thread.</param>
     /// <param name="timestampMs">When, in milliseconds since the session started.</param>
@@ -99,9 +85,7 @@ internal sealed class CpuComputer : IStackSampleSink
         ArgumentNullException.ThrowIfNull(frames);
         ArgumentNullException.ThrowIfNull(asyncMethodOf);
         Samples++;
-        _threads[threadId] = _threads.TryGetValue(threadId, out var thread)
-            ? (thread.First, timestampMs, thread.Count + 1)
-            : (timestampMs, timestampMs, 1);
+        _interval.OnSample(threadId, timestampMs);
         var waiting = false;
         foreach (var frame in frames)
         {
@@ -160,7 +144,6 @@ internal sealed class CpuComputer : IStackSampleSink
         }
         Samples += other.Samples;
         OutsideAsyncMethods += other.OutsideAsyncMethods;
-        _sampledSpanMs += other._sampledSpanMs + other._threads.Values.Sum(t => t.Last - t.First);
-        _intervals += other._intervals + other._threads.Values.Sum(t => t.Count - 1);
+        _interval.Add(other._interval);
     }
 }

@@ -14,7 +14,7 @@ internal sealed class StackProfileComputer : IStackSampleSink
     private readonly Dictionary<string, int> _frameIndex = new(StringComparer.Ordinal);
     private readonly List<string> _frames = [];
     private readonly Dictionary<int, List<(double Time, int[] Stack)>> _threads = [];
-    private readonly CpuComputer _intervals = new();
+    private readonly SampleInterval _interval = new();
 
     public long Samples { get; private set; }
 
@@ -22,8 +22,8 @@ internal sealed class StackProfileComputer : IStackSampleSink
     {
         ArgumentNullException.ThrowIfNull(frames);
         ArgumentNullException.ThrowIfNull(asyncMethodOf);
-        // The interval between one thread's samples is measured as the cpu pass measures it, so a sample weighs the same here.
-        _intervals.OnSample(threadId, timestampMs, state, [], asyncMethodOf);
+        // A sample weighs the interval the cpu pass measures, so the flame graph's times are the report's.
+        _interval.OnSample(threadId, timestampMs);
         var stack = new int[frames.Count];
         for (var i = 0; i < frames.Count; i++)
         {
@@ -53,7 +53,8 @@ internal sealed class StackProfileComputer : IStackSampleSink
     public StackProfile Result(IReadOnlyList<string> traceFiles) => new()
     {
         Frames = [.. _frames],
-        IntervalMs = _intervals.IntervalMs ?? 1.0,
+        // No thread sampled twice: the sample profiler's default interval.
+        IntervalMs = _interval.Milliseconds ?? 1.0,
         TraceFiles = traceFiles,
         Threads = [.. _threads.OrderBy(t => t.Key).Select(t => new ThreadStacks
         {
