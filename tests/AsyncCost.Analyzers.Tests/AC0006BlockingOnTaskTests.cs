@@ -39,6 +39,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task<int> Total(Task<int> quote) { await Task.Yield(); return [|Price|](quote) * 2; }
             sealed class Other { async Task<int> Run(Task<int> q) { await Task.Yield(); Func<Task<int>> later = async () => C.[|Price|](q); return await later(); } }
             """ },
+        { "a comparison with a task not known complete, a local also given a running task, one filled through ref", """
+            async Task<int> Same(Task<int> a, Task<int> b) { await Task.Yield(); return a == b ? a.[|Result|] : 0; }
+            async Task<int> Mixed(Task<int> running, bool fast) { var pick = Task.FromResult(1); if (fast) { pick = running; } await Task.Yield(); return pick.[|Result|]; }
+            async Task<int> Filled(Func<Task<int>> start) { Task<int>? slot = null; Fill(ref slot, start); await Task.Yield(); return slot!.[|Result|]; }
+            static void Fill(ref Task<int>? slot, Func<Task<int>> start) => slot = start();
+            """ },
         { ".Wait() in an async method", """
             async Task M(Task t) { t.[|Wait|](); await Task.Delay(1); }
             """ },
@@ -442,6 +448,26 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             }
             int Within(Task<int> pending) => ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(100) ? pending.Result : -1;
             int Joined(Task<int> pending) { ((IAsyncResult)pending).AsyncWaitHandle.WaitOne(); return pending.Result; }
+            """ },
+        { "the task an awaited WhenAny handed back, compared with it, and a local only ever given completed tasks", """
+            async Task<int> First(Task<int> work, Func<Task> timeout)
+            {
+                var winner = await Task.WhenAny(work, timeout());
+                if (winner != work) { return -1; }
+                return work.Result;
+            }
+            async Task<int> Within(Task<int> work) => await Task.WhenAny(work, Task.Delay(100)) == work ? work.Result : -1;
+            async Task<int> Race(List<Task<int>> attempts)
+            {
+                Task<int>? success = null;
+                while (attempts.Count > 0)
+                {
+                    var done = await Task.WhenAny(attempts);
+                    attempts.Remove(done);
+                    if (done.IsCompletedSuccessfully) { success = done; break; }
+                }
+                return success is null ? -1 : success.Result;
+            }
             """ },
         { "a dedicated thread's start: a private method whose only use is new Thread(...), a lambda, a local function", """
             static int _code;

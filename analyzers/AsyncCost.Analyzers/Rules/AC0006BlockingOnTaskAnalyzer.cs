@@ -19,7 +19,8 @@ namespace AsyncCost.Analyzers.Rules;
 /// enclosing or early-exit <c>IsCompleted</c>-family, <c>Status</c> or successful timed-<c>Wait</c> check
 /// (vs-threading#301), the antecedent inside its <c>ContinueWith</c> or awaiter callback, an event waited on that
 /// such a callback sets, tasks complete by construction (<c>Task.FromResult</c>, the result of
-/// <c>await Task.WhenAny</c>, a <c>bool async</c> or enum-mode core called in its synchronous mode). An earlier
+/// <c>await Task.WhenAny</c>, a <c>bool async</c> or enum-mode core called in its synchronous mode), a comparison
+/// with such a task (<c>winner != t</c>), a local only ever given null or completed tasks. An earlier
 /// reported wait on the same task makes it known too: each task is reported once. Not reported: a console app's
 /// synchronous <c>Main</c> (the program's edge), a dedicated thread's start method or lambda (that thread's edge), the synchronous mode a library names (<c>if (!async)</c>,
 /// <c>io == IOBehavior.Synchronous</c>), a test's timed probe, and, when the team sets
@@ -549,6 +550,11 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private readonly Dictionary<ISymbol, TaskReference> _statusLocals = new(SymbolEqualityComparer.Default);
         // Locals holding a task's wait handle (`var handle = ((IAsyncResult)task).AsyncWaitHandle;`), with the task.
         private readonly Dictionary<ISymbol, TaskReference> _waitHandleLocals = new(SymbolEqualityComparer.Default);
+        // Each value stored in a local task variable, where; and the locals written some other way (out/ref, deconstruction, ??=).
+        private readonly Dictionary<ISymbol, List<(IOperation Value, IOperation At)>> _localStores = new(SymbolEqualityComparer.Default);
+        private readonly HashSet<ISymbol> _otherwiseWrittenLocals = new(SymbolEqualityComparer.Default);
+        // How deep the store-by-store question nests (`a = b; … b = a;`): past a few levels the answer is "not known".
+        [ThreadStatic] private static int t_storeDepth;
 
         public BlockFacts(Types types, IOperation body)
         {
@@ -577,6 +583,11 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                         break;
                     case ISimpleAssignmentOperation assignment when TaskReference.Of(assignment.Target) is { } target:
                         OnStore(target.Root, target, assignment.Value, assignment);
+                        break;
+                    case ILocalReferenceOperation { Local: var written } when operation.Parent is IArgumentOperation { Parameter.RefKind: not RefKind.None }
+                        or ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation or ITupleOperation
+                        || operation.Parent is IAddressOfOperation:
+                        _otherwiseWrittenLocals.Add(written);
                         break;
                 }
             }
@@ -652,6 +663,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private void OnStore(ISymbol variable, TaskReference target, IOperation value, IOperation at)
         {
             _assignments.Add((variable, at.Syntax.SpanStart));
+            if (variable is ILocalSymbol && target.Equals(TaskReference.OfVariable(variable)))
+            {
+                if (!_localStores.TryGetValue(variable, out var stores))
+                {
+                    _localStores[variable] = stores = new List<(IOperation Value, IOperation At)>();
+                }
+                stores.Add((value, at));
+            }
             var stripped = TaskReference.Strip(value);
             if (_types.Async.IsCompletedByConstruction(stripped))
             {
@@ -689,8 +708,29 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         // The facts of this body first: "complete by construction" may read the callee's body (and bind it).
         public bool IsKnownComplete(Subject subject, IOperation use) =>
-            subject.Reference is { } task && (IsGuarded(task, use) || HasEarlierEvidence(task, use))
+            subject.Reference is { } task && (IsGuarded(task, use) || HasEarlierEvidence(task, use) || HoldsOnlyCompleted(task))
             || !subject.IsCollection && _types.IsCompleteByConstruction(TaskReference.Strip(subject.Operation));
+
+        // A local whose every store is null or a task known complete where it is stored (`if (t.IsCompletedSuccessfully)
+        // { winner = t; break; }` … `winner.Result`): whatever path reached the use, it holds no running task.
+        private bool HoldsOnlyCompleted(TaskReference task)
+        {
+            if (task.Root is not ILocalSymbol local || !task.Equals(TaskReference.OfVariable(local))
+                || _otherwiseWrittenLocals.Contains(local) || !_localStores.TryGetValue(local, out var stores) || t_storeDepth > 4)
+            {
+                return false;
+            }
+            t_storeDepth++;
+            try
+            {
+                return stores.All(store => TaskReference.Strip(store.Value) is { ConstantValue: { HasValue: true, Value: null } } or IDefaultValueOperation
+                    || IsKnownComplete(new Subject(_types.Underlying(store.Value)), store.At));
+            }
+            finally
+            {
+                t_storeDepth--;
+            }
+        }
 
         // Enclosing checks: `if (t.IsCompleted) … t.Result`, `t.IsCompletedSuccessfully ? t.Result : …`,
         // `if (!t.IsCompleted) return …;` or `if (!t.Wait(timeout)) throw …;` before the use, `case TaskStatus.RanToCompletion:`,
@@ -738,13 +778,22 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
                     var equal = (comparison.OperatorKind == BinaryOperatorKind.Equals) == value;
                     return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
-                        || IsFinalStatus(comparison.LeftOperand) && IsStatusOf(comparison.RightOperand, task));
+                        || IsFinalStatus(comparison.LeftOperand) && IsStatusOf(comparison.RightOperand, task)
+                        || IsSameAsComplete(comparison.LeftOperand, comparison.RightOperand, comparison, task)
+                        || IsSameAsComplete(comparison.RightOperand, comparison.LeftOperand, comparison, task));
                 case IIsPatternOperation isPattern:
                     return PatternImplies(isPattern.Value, isPattern.Pattern, task, value);
                 default:
                     return false;
             }
         }
+
+        // `await Task.WhenAny(t, timeout) == t`, or `winner != t` with `winner` holding that await: the same task as one
+        // known complete there (the task WhenAny handed back completed).
+        private bool IsSameAsComplete(IOperation operand, IOperation other, IOperation at, TaskReference task) =>
+            _types.Async.IsTaskLike(TaskReference.Strip(operand)!.Type?.OriginalDefinition)
+            && task.Equals(TaskReference.Of(_types.Underlying(operand)))
+            && IsKnownComplete(new Subject(_types.Underlying(other)), at);
 
         // `t is { IsCompletedSuccessfully: true }`, `t is not { IsCompleted: false }`, `t.Status is TaskStatus.RanToCompletion`.
         private bool PatternImplies(IOperation input, IPatternOperation pattern, TaskReference task, bool matched)
