@@ -23,7 +23,8 @@ TechnitiumLibrary TechnitiumSoftware/TechnitiumLibrary 63efb5f
 dnsserver TechnitiumSoftware/DnsServer aa9044d4d
 podcasts microsoft/dotnet-podcasts 5ee8be2
 jellyfin jellyfin/jellyfin c3ed1407c
-gcm git-ecosystem/git-credential-manager 2fe99b86"
+gcm git-ecosystem/git-credential-manager 2fe99b86
+sonarr Sonarr/Sonarr 49df353fa"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
@@ -54,3 +55,7 @@ done
 # other four targets are kept (the field build compiles net8.0).
 sed -i 's|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net6.0;net7.0;net8.0</TargetFrameworks>|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net8.0</TargetFrameworks>|' \
   "$dest/sshnet/src/Renci.SshNet/Renci.SshNet.csproj"
+# Sonarr pins SDK 10.0.301 exactly: any installed 10.0 band.
+printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' > "$dest/sonarr/global.json"
+# Sonarr.Common pins Sentry 5.16.3, which the feed does not serve; 6.x renamed one enum member it uses.
+sed -i 's/BreadcrumbLevel\.Critical/BreadcrumbLevel.Fatal/' "$dest/sonarr/src/NzbDrone.Common/Instrumentation/Sentry/SentryTarget.cs"
