@@ -471,7 +471,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
         { "a dedicated thread's start: a private method whose only use is new Thread(...), a lambda, a local function", """
             static int _code;
-            static void Run(string[] args) { var worker = new Thread(Work) { Name = "work" }; worker.Start(args); worker.Join(); }
+            static void Run(string[] args) { var worker = new Thread(Work) { Name = nameof(Work) }; worker.Start(args); worker.Join(); }
             private static void Work(object? state) => _code = ServeAsync().ConfigureAwait(false).GetAwaiter().GetResult();
             static Task<int> ServeAsync() => Task.Run(() => 0);
             void Pump(Func<Task> step) => new Thread(() => step().Wait()).Start();

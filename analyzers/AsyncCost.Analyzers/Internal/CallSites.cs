@@ -162,6 +162,11 @@ internal sealed class CallSites
     private Use Classify(SimpleNameSyntax name, IMethodSymbol method, out (IInvocationOperation Invocation, ISymbol Container) call)
     {
         call = default;
+        if (IsInNameOf(name))
+        {
+            // `nameof(Run)` binds to the method group as candidates only: it is no use of the method.
+            return Use.None;
+        }
         var model = _compilation.GetSemanticModel(name.SyntaxTree);
         var info = model.GetSymbolInfo(name);
         if (info.Symbol is not IMethodSymbol referenced)
@@ -205,7 +210,7 @@ internal sealed class CallSites
                 return Use.StartsThread;
             }
         }
-        return IsInNameOf(name) ? Use.None : Use.Other;
+        return Use.Other;
     }
 
     /// <summary>
