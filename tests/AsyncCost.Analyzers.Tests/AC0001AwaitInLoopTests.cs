@@ -300,6 +300,51 @@ public class AC0001AwaitInLoopTests
             CatalogAndPrices));
 
     [Fact]
+    public Task Does_not_flag_an_elements_method_that_hands_the_work_to_one_shared_static_service() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Episode> episodes)
+                {
+                    foreach (var episode in episodes) await episode.RestoreWatchedStateAsync();
+                    foreach (var episode in episodes) await episode.SaveAsync();
+                }
+            """,
+            """
+            public sealed class Library
+            {
+                public Task RestoreAsync(Episode episode) => Task.Delay(1);
+            }
+            public sealed class Episode
+            {
+                public static Library Library { get; set; } = new();
+                private static readonly Library Store = new();
+                public async Task RestoreWatchedStateAsync() => await Library.RestoreAsync(this).ConfigureAwait(false);
+                public Task SaveAsync() => Store.RestoreAsync(this);
+            }
+            """));
+
+    [Fact]
+    public Task Flags_an_elements_method_whose_shared_static_service_the_team_declared_safe() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Episode> episodes)
+                {
+                    foreach (var episode in episodes) [|await episode.FetchArtworkAsync()|];
+                }
+            """,
+            """
+            public sealed class ArtworkClient
+            {
+                public Task FetchAsync(string url) => Task.Delay(1);
+            }
+            public sealed class Episode
+            {
+                public string Url { get; set; } = "";
+                private static readonly ArtworkClient Client = new();
+                public Task FetchArtworkAsync() => Client.FetchAsync(Url);
+            }
+            """),
+            TestOptions.Default.WithEditorConfig("asynccost.AC0001.concurrency_safe_types", "ArtworkClient"));
+
+    [Fact]
     public Task Does_not_flag_a_local_function_that_writes_to_the_methods_writer() =>
         Verify.VerifyAsync(Code(
             """

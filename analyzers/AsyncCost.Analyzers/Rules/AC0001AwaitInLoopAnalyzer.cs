@@ -71,6 +71,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
+            var bodies = new MethodBodies(start.Compilation);
             start.RegisterOperationAction(
                 c =>
                 {
@@ -82,7 +83,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                         && !IsTeardownMethod(c.ContainingSymbol)
                         && OperationTree.ContainsAwait(loop.Body))
                     {
-                        new LoopAnalysis(loop, types).Report(c);
+                        new LoopAnalysis(loop, types, bodies).Report(c);
                     }
                 },
                 OperationKind.Loop);
@@ -99,7 +100,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             || method.Name == "DisposeAsyncCore"
             || method.ExplicitInterfaceImplementations.Any(i => i.Name == "DisposeAsync"));
 
-    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types)
+    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types, MethodBodies bodies)
     {
         // Every operation the loop runs in this method: control parts and body, without lambdas and local functions.
         private readonly List<IOperation> _operations = OperationTree.SameMethod(loop).ToList();
@@ -237,13 +238,37 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 // them in order is their contract. An object the iteration creates is not such a dispatch.
                 var dispatched = method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride
                     || System.Array.IndexOf(DispatchNames, method.Name) >= 0;
-                return dispatched && IsElement(receiver, varying) ? Evidence.Ordered : Evidence.OwnObject;
+                return (dispatched && IsElement(receiver, varying)) || ForwardsToSharedService(method, context) ? Evidence.Ordered : Evidence.OwnObject;
             }
             if (SafeTypes(context).Contains(receiver.Type))
             {
                 return usesIterationData ? Evidence.SafeSharedClient : Evidence.None;
             }
             return Evidence.Ordered; // one object shared by every iteration, not known to be safe for concurrent use
+        }
+
+        // An element's own method of this compilation whose body hands the work to one object every element shares, a
+        // static member not known to be safe for concurrent use (item.SaveAsync() => Repository.SaveAsync(this)): the
+        // iterations meet in that object (one database, one queue), so they are not independent work.
+        private bool ForwardsToSharedService(IMethodSymbol method, OperationAnalysisContext context)
+        {
+            if (bodies.Of(method) is not { } body)
+            {
+                return false;
+            }
+            foreach (var call in body.DescendantsAndSelf().OfType<IInvocationOperation>())
+            {
+                var receiver = call.TargetMethod.IsExtensionMethod && call.Arguments.Length > 0 ? call.Arguments[0].Value : call.Instance;
+                if (receiver is not null
+                    && ConfigureAwaitCalls.SkipConversions(receiver) is IMemberReferenceOperation { Member.IsStatic: true } shared
+                    && shared is IFieldReferenceOperation or IPropertyReferenceOperation
+                    && types.IsTaskLike(call.Type)
+                    && !SafeTypes(context).Contains(shared.Type))
+                {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private ConcurrencySafeTypes? _safeTypes;
