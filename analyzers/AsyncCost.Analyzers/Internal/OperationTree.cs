@@ -92,6 +92,10 @@ internal static class OperationTree
         return false;
     }
 
+    /// <summary>The object a call works on: its instance, or an extension method's first argument (<c>client.GetFromJsonAsync(url)</c>); null for a static call.</summary>
+    public static IOperation? ReceiverOf(IInvocationOperation call) =>
+        call.TargetMethod.IsExtensionMethod && call.Arguments.Length > 0 ? call.Arguments[0].Value : call.Instance;
+
     /// <summary>The local, parameter, field or property an operation reads or writes directly, or null.</summary>
     public static ISymbol? ReferencedSymbol(IOperation operation) => operation switch
     {

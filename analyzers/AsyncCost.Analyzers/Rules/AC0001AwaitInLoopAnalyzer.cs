@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
@@ -71,7 +72,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            var bodies = new MethodBodies(start.Compilation);
+            var staticServices = new StaticServices(new MethodBodies(start.Compilation), types);
             start.RegisterOperationAction(
                 c =>
                 {
@@ -83,7 +84,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                         && !IsTeardownMethod(c.ContainingSymbol)
                         && OperationTree.ContainsAwait(loop.Body))
                     {
-                        new LoopAnalysis(loop, types, bodies).Report(c);
+                        new LoopAnalysis(loop, types, staticServices).Report(c);
                     }
                 },
                 OperationKind.Loop);
@@ -100,7 +101,28 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             || method.Name == "DisposeAsyncCore"
             || method.ExplicitInterfaceImplementations.Any(i => i.Name == "DisposeAsync"));
 
-    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types, MethodBodies bodies)
+    /// <summary>
+    /// Per method of this compilation, the types of the static fields and properties through which its body calls
+    /// task-returning methods (<c>item.SaveAsync() => Library.SaveAsync(this)</c>): one walk per method per compilation.
+    /// </summary>
+    private sealed class StaticServices(MethodBodies bodies, WellKnownAsyncTypes types)
+    {
+        private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<ITypeSymbol?>> _byMethod = new(SymbolEqualityComparer.Default);
+
+        public ImmutableArray<ITypeSymbol?> Of(IMethodSymbol method) => _byMethod.GetOrAdd(method, Find);
+
+        private ImmutableArray<ITypeSymbol?> Find(IMethodSymbol method) => bodies.Of(method) is { } body
+            ? body.DescendantsAndSelf().OfType<IInvocationOperation>()
+                .Where(call => types.IsTaskLike(call.Type))
+                .Select(call => OperationTree.ReceiverOf(call) is { } receiver ? ConfigureAwaitCalls.SkipConversions(receiver) : null)
+                .OfType<IMemberReferenceOperation>()
+                .Where(shared => shared.Member.IsStatic && shared is IFieldReferenceOperation or IPropertyReferenceOperation)
+                .Select(shared => shared.Type)
+                .ToImmutableArray()
+            : ImmutableArray<ITypeSymbol?>.Empty;
+    }
+
+    private sealed class LoopAnalysis(ILoopOperation loop, WellKnownAsyncTypes types, StaticServices staticServices)
     {
         // Every operation the loop runs in this method: control parts and body, without lambdas and local functions.
         private readonly List<IOperation> _operations = OperationTree.SameMethod(loop).ToList();
@@ -202,8 +224,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return Evidence.Ordered; // ordered release; a delegate whose work the analyzer cannot see
             }
-            // An extension method's receiver is its first argument (client.GetFromJsonAsync(url)).
-            var receiver = method.IsExtensionMethod && call.Arguments.Length > 0 ? call.Arguments[0].Value : call.Instance;
+            var receiver = OperationTree.ReceiverOf(call);
             var awaitedCalls = (HashSet<IOperation>?)null;
             foreach (var argument in call.Arguments)
             {
@@ -250,26 +271,9 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         // An element's own method of this compilation whose body hands the work to one object every element shares, a
         // static member not known to be safe for concurrent use (item.SaveAsync() => Repository.SaveAsync(this)): the
         // iterations meet in that object (one database, one queue), so they are not independent work.
-        private bool ForwardsToSharedService(IMethodSymbol method, OperationAnalysisContext context)
-        {
-            if (bodies.Of(method) is not { } body)
-            {
-                return false;
-            }
-            foreach (var call in body.DescendantsAndSelf().OfType<IInvocationOperation>())
-            {
-                var receiver = call.TargetMethod.IsExtensionMethod && call.Arguments.Length > 0 ? call.Arguments[0].Value : call.Instance;
-                if (receiver is not null
-                    && ConfigureAwaitCalls.SkipConversions(receiver) is IMemberReferenceOperation { Member.IsStatic: true } shared
-                    && shared is IFieldReferenceOperation or IPropertyReferenceOperation
-                    && types.IsTaskLike(call.Type)
-                    && !SafeTypes(context).Contains(shared.Type))
-                {
-                    return true;
-                }
-            }
-            return false;
-        }
+        // The callee's walk is shared by every loop that calls it; which types are safe is this file's setting.
+        private bool ForwardsToSharedService(IMethodSymbol method, OperationAnalysisContext context) =>
+            staticServices.Of(method).Any(service => !SafeTypes(context).Contains(service));
 
         private ConcurrencySafeTypes? _safeTypes;
 
@@ -312,7 +316,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 foreach (var inner in lambda.Body.DescendantsAndSelf().OfType<IInvocationOperation>())
                 {
                     var innerMethod = inner.TargetMethod;
-                    var innerReceiver = innerMethod.IsExtensionMethod && inner.Arguments.Length > 0 ? inner.Arguments[0].Value : inner.Instance;
+                    var innerReceiver = OperationTree.ReceiverOf(inner);
                     if (innerReceiver is null)
                     {
                         continue;

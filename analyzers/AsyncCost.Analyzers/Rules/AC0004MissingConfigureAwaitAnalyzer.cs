@@ -198,8 +198,7 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
                 {
                     return true;
                 }
-                var receiver = invocation.Instance
-                    ?? (invocation.TargetMethod.IsExtensionMethod && invocation.Arguments.Length > 0 ? invocation.Arguments[0].Value : null);
+                var receiver = OperationTree.ReceiverOf(invocation);
                 if (receiver is null)
                 {
                     break;
