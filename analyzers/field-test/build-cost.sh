@@ -6,7 +6,9 @@
 # child (no shared compiler server) and MSBuild nodes are not reused, so each build's processes end with it and count.
 # usage: build-cost.sh PKGDIR OUTFILE ROUNDS DIR PROJECT TF [VARIANT...]
 #   DIR: the project's repository (a clone of clone.sh, or any folder); PROJECT relative to it.
-#   VARIANT: none, asynccost, or a peer of inject.targets (vsthrd, meziantou, asyncfixer); default all five.
+#   VARIANT: none, asynccost (its shipped severities: every rule a suggestion, which a command-line build without an
+#   error log does not run), asynccost-all (AsyncCostAnalysisMode=All: every rule at warning, so the compiler runs them),
+#   or a peer of inject.targets (vsthrd, meziantou, asyncfixer); default all six.
 #   PKGDIR holds one AsyncCost.Analyzers.<version>.nupkg (as for run.sh). Appends one line per build to OUTFILE:
 #   project, round, variant, wall seconds, exit code, load average (1 min) before and after, CPU seconds, and the
 #   label in $COST_LABEL if set (a run's name: cost-summary.py keeps runs with different labels apart). The CPU column
@@ -14,18 +16,18 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PKGDIR=$(cd "$1" && pwd); OUTFILE=$2; ROUNDS=$3; DIR=$(cd "$4" && pwd); PROJ=$5; TF=$6; shift 6
-variants=("$@"); [ ${#variants[@]} -eq 0 ] && variants=(none asynccost vsthrd meziantou asyncfixer)
+variants=("$@"); [ ${#variants[@]} -eq 0 ] && variants=(none asynccost asynccost-all vsthrd meziantou asyncfixer)
 cfg=$(mktemp -d)/nuget.config
 . "$HERE/package-feed.sh" "$cfg"
 repo=$(basename "$DIR"); extra=()
 [ -f "$HERE/extra-props.$repo" ] && mapfile -t extra < "$HERE/extra-props.$repo"
 extra=("${extra[@]//@SRC@/$(dirname "$DIR")}")
 props() {  # the MSBuild properties of one variant
-  local pkg='' peers=''
-  case $1 in none) ;; asynccost) pkg=$ver ;; *) peers=$1 ;; esac
+  local pkg='' peers='' mode=''
+  case $1 in none) ;; asynccost) pkg=$ver ;; asynccost-all) pkg=$ver mode=-p:AsyncCostAnalysisMode=All ;; *) peers=$1 ;; esac
   # each variant restores into its own obj folder, so its analyzers stay its own between the interleaved builds, and
   # writes its own bin folder, so a field run of the same clone cannot collide with it
-  echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:BaseOutputPath=bin/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false"
+  echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:BaseOutputPath=bin/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false $mode"
 }
 load() { cut -d' ' -f1 /proc/loadavg; }
 timing=$(mktemp)
