@@ -6,7 +6,8 @@
 # child (no shared compiler server) and MSBuild nodes are not reused, so each build's processes end with it and count.
 # usage: build-cost.sh PKGDIR OUTFILE ROUNDS DIR PROJECT TF [VARIANT...]
 #   DIR: the project's repository (a clone of clone.sh, or any folder); PROJECT relative to it.
-#   VARIANT: none, asynccost (its shipped severities: every rule a suggestion, which a command-line build without an
+#   VARIANT: none, none-again (the same build as none in its own folders: an A/A control, what this setup reads as
+#   "added" when nothing is), asynccost (its shipped severities: every rule a suggestion, which a command-line build without an
 #   error log does not run), asynccost-all (AsyncCostAnalysisMode=All: every rule at warning, so the compiler runs them),
 #   or a peer of inject.targets (vsthrd, meziantou, asyncfixer); default all six.
 #   PKGDIR holds one AsyncCost.Analyzers.<version>.nupkg (as for run.sh). Appends one line per build to OUTFILE:
@@ -24,7 +25,7 @@ repo=$(basename "$DIR"); extra=()
 extra=("${extra[@]//@SRC@/$(dirname "$DIR")}")
 props() {  # the MSBuild properties of one variant
   local pkg='' peers='' mode=''
-  case $1 in none) ;; asynccost) pkg=$ver ;; asynccost-all) pkg=$ver mode=-p:AsyncCostAnalysisMode=All ;; *) peers=$1 ;; esac
+  case $1 in none | none-again) ;; asynccost) pkg=$ver ;; asynccost-all) pkg=$ver mode=-p:AsyncCostAnalysisMode=All ;; *) peers=$1 ;; esac
   # each variant restores into its own obj folder, so its analyzers stay its own between the interleaved builds, and
   # writes its own bin folder, so a field run of the same clone cannot collide with it
   echo "-p:BaseIntermediateOutputPath=obj/cost-$1/ -p:BaseOutputPath=bin/cost-$1/ -p:CustomAfterMicrosoftCommonTargets=$HERE/inject.targets -p:FieldRepo=$repo -p:FieldDefaultSeverities=true -p:FieldPkgVersion=$pkg -p:FieldPeers=$peers -p:RestoreConfigFile=$cfg -p:TreatWarningsAsErrors=false $mode"
