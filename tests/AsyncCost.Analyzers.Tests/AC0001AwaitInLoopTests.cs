@@ -345,6 +345,27 @@ public class AC0001AwaitInLoopTests
             TestOptions.Default.WithEditorConfig("asynccost.AC0001.concurrency_safe_types", "ArtworkClient"));
 
     [Fact]
+    public Task Flags_an_elements_method_that_calls_through_the_elements_own_client() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(List<Episode> episodes)
+                {
+                    foreach (var episode in episodes) [|await episode.FetchArtworkAsync()|];
+                }
+            """,
+            """
+            public sealed class ArtworkClient
+            {
+                public Task FetchAsync(string url) => Task.Delay(1);
+            }
+            public sealed class Episode
+            {
+                public string Url { get; set; } = "";
+                private readonly ArtworkClient _client = new();
+                public Task FetchArtworkAsync() => _client.FetchAsync(Url);
+            }
+            """));
+
+    [Fact]
     public Task Does_not_flag_a_local_function_that_writes_to_the_methods_writer() =>
         Verify.VerifyAsync(Code(
             """
