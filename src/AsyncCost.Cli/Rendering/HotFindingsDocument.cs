@@ -13,7 +13,7 @@ internal static class HotFindingsDocument
         var table = new TextTable("Analyzer findings, ranked by what they cost in time",
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
-            new("Time" + per), new("Proves"), new("Basis", ColumnAlignment.Left, ColumnFit.Drop), new("Calls", Fit: ColumnFit.Drop),
+            new("Time" + per), new("Proves"), new("Basis", ColumnAlignment.Left), new("Calls", Fit: ColumnFit.Drop),
         ])
         {
             Note = Note(hot),
@@ -88,14 +88,19 @@ internal static class HotFindingsDocument
     /// <summary>Where the cost is spent: the first method the time was taken from ("+1" for each more), else the finding's own.</summary>
     internal static string CostIn(HotFinding row, Report.AsyncCostReport measured)
     {
-        var keys = row.Time.MethodKeys.Count > 0 ? row.Time.MethodKeys : row.Finding.CostMethodKeys.Count > 0 ? row.Finding.CostMethodKeys : [];
-        if (keys.Count == 0)
-        {
-            return row.Method?.DisplayName ?? row.Finding.MethodKey ?? "-";
-        }
-        var first = measured.Methods.FirstOrDefault(m => m.MethodKey == keys[0])?.DisplayName ?? keys[0];
-        return keys.Count > 1 ? $"{first} +{keys.Count - 1}" : first;
+        var keys = CostKeys(row);
+        return keys.Count > 1 ? $"{CostName(keys[0], row, measured)} +{keys.Count - 1}" : CostName(keys.Count > 0 ? keys[0] : null, row, measured);
     }
+
+    /// <summary>The display name of the method a finding's cost is in (its row's name where it has one).</summary>
+    internal static string CostName(string? key, HotFinding row, Report.AsyncCostReport measured) => key is null
+        ? row.Method?.DisplayName ?? row.Finding.MethodKey ?? "-"
+        : measured.Methods.FirstOrDefault(m => m.MethodKey == key)?.DisplayName ?? key;
+
+    /// <summary>The keys of the methods a finding's cost is spent in: those its time was taken from, else those the analyzer
+    /// named; empty when it is the finding's own method.</summary>
+    internal static IReadOnlyList<string> CostKeys(HotFinding row) =>
+        row.Time.MethodKeys.Count > 0 ? row.Time.MethodKeys : row.Finding.CostMethodKeys;
 
     private static string Note(HotFindingsReport hot)
     {

@@ -105,11 +105,12 @@ internal static class HtmlReport
         {
             var finding = row.Finding;
             var time = row.Time;
-            var costKey = time.MethodKeys.Count > 0 ? time.MethodKeys[0] : row.Method?.MethodKey;
-            var name = HotFindingsDocument.CostIn(row, hot.Measured);
-            var method = costKey is not null && keys.Contains(costKey)
+            var costKeys = HotFindingsDocument.CostKeys(row);
+            var costKey = costKeys.Count > 0 ? costKeys[0] : row.Method?.MethodKey;
+            var name = HotFindingsDocument.CostName(costKey, row, hot.Measured);
+            var method = (costKey is not null && keys.Contains(costKey)
                 ? $"<a href=\"#{MethodAnchor(costKey)}\">{HtmlPage.DottedName(name)}</a>"
-                : HtmlPage.DottedName(name);
+                : HtmlPage.DottedName(name)) + (costKeys.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" +{costKeys.Count - 1}") : "");
             var timeCell = time.Milliseconds is { } ms
                 ? HtmlPage.BarCell(ms, timeScale, Numbers.Time, time.Explanation)
                 : $"<td class=\"num\" data-v=\"-1\">{HtmlPage.Encode(HotFindingsDocument.TimeText(row))}</td>";

@@ -57,7 +57,7 @@ internal static class Numbers
     /// <summary>A time in milliseconds ("~1,234 ms ±3%"); an estimate held to three significant digits.</summary>
     public static string Milliseconds(Figure? figure) => Figure(figure, value => Count(SignificantDigits(value, 3)) + " ms");
 
-    /// <summary>A time given in milliseconds, in the unit its size reads best in ("41.2 µs", "3.05 ms", "1.2 s"), three significant digits.</summary>
+    /// <summary>A time given in milliseconds, in the unit its size reads best in ("41.2 µs", "3.05 ms", "1.20 s"), about three significant digits.</summary>
     public static string Time(double milliseconds)
     {
         var (value, unit) = Math.Abs(milliseconds) switch
@@ -68,7 +68,7 @@ internal static class Numbers
             >= 0.001 => (milliseconds * 1000, "µs"),
             _ => (milliseconds * 1_000_000, "ns"),
         };
-        return SignificantDigits(value, 3).ToString("#,##0.##", CultureInfo.InvariantCulture) + " " + unit;
+        return value.ToString(Math.Abs(value) >= 100 ? "#,##0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture) + " " + unit;
     }
 
     /// <summary>A time figure given in milliseconds ("~41.2 µs ±12%"), as <see cref="Figure(Report.Figure?, Func{double, string})"/> marks it.</summary>
