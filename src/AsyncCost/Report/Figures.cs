@@ -347,6 +347,8 @@ public sealed class MethodCost
             BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),
             BlockedMilliseconds = Figure.Sum(rows.Select(m => m.BlockedMilliseconds)),
             LongestBlockedMilliseconds = rows.Max(m => m.LongestBlockedMilliseconds),
+            ElapsedMilliseconds = Figure.Sum(rows.Select(m => m.ElapsedMilliseconds)),
+            ElapsedPerCallMilliseconds = ElapsedTime.PerCallOf(rows.Select(m => (m.ElapsedPerCallMilliseconds, m.SuspendingCalls))),
             CpuMilliseconds = Figure.Sum(rows.Select(m => m.CpuMilliseconds)),
             WaitMilliseconds = Figure.Sum(rows.Select(m => m.WaitMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
