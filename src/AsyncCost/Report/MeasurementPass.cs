@@ -1,3 +1,5 @@
+using System.ComponentModel;
+
 namespace AsyncCost.Report;
 
 /// <summary>
@@ -83,4 +85,15 @@ public sealed class PassSummary
     /// <summary>A windowed hop pass: the time between its windows, when only counters were recorded (its counts are scaled
     /// to the whole pass); null when the pass recorded continuously.</summary>
     public TimeSpan? Unrecorded { get; init; }
+
+    /// <summary>How many operations the measured run did, when known: a launched command run whole that printed
+    /// "asynccost: N operations" (its last such line), or 'collect --operations N'. Null when unknown (attached, a trace
+    /// file, a run the tool cut short), and then the pass's figures can be compared only per second.</summary>
+    [Description("Operations the measured run did: printed by the launched command ('asynccost: N operations [in S s]') or given by 'collect --operations N'; null when unknown (attached, a trace file, a run cut short). 'compare' divides each figure by the operations of the pass it came from.")]
+    public long? Operations { get; init; }
+
+    /// <summary>The seconds those operations took by the command's own clock ("asynccost: N operations in S s"), start-up
+    /// excluded: the time base of the run's throughput. Null when the command did not say; the pass's duration serves then.</summary>
+    [Description("Seconds the operations took by the command's own clock ('asynccost: N operations in S s'), the time base of its throughput; null when it did not say (the pass's duration serves then).")]
+    public double? OperationSeconds { get; init; }
 }
