@@ -76,11 +76,11 @@ internal sealed class Comparison
     // first, then the costs per operation. Not the whole process's allocated bytes: that counter includes startup and the
     // runtime's own work, which a per-operation figure would charge to the operations. Not context switches: they move with
     // the machine's load (4.8× and 6.5× in two runs of one pair).
-    private static readonly (string Key, string Verb, string Noun, bool PerOperation)[] SummaryFigures =
+    private static readonly (string Key, string Verb, string Noun, bool PerOperation, string Unchanged)[] SummaryFigures =
     [
-        ("throughput", "runs", "operations per second", false),
-        ("asyncMethodBytes", "allocates", "bytes in async methods", true),
-        ("hops", "makes", "thread-pool hops", true),
+        ("throughput", "runs", "operations per second", false, "throughput"),
+        ("asyncMethodBytes", "allocates", "bytes in async methods", true, "bytes in async methods"),
+        ("hops", "makes", "thread-pool hops", true, "thread-pool hops"),
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
@@ -261,7 +261,7 @@ internal sealed class Comparison
         var unchanged = new List<string>();
         var incomparable = new List<string>();
         string? lastVerb = null;
-        foreach (var (key, verb, noun, perOperation) in SummaryFigures)
+        foreach (var (key, verb, noun, perOperation, unchangedName) in SummaryFigures)
         {
             if (Figures.FirstOrDefault(f => f.Key == key) is not { Difference: { } difference } figure)
             {
@@ -271,7 +271,7 @@ internal sealed class Comparison
             switch (Judge(figure))
             {
                 case Judgement.NotCompared:
-                    incomparable.Add(noun);
+                    incomparable.Add(unchangedName);
                     break;
                 case Judgement.Improved or Judgement.Regressed:
                     // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
@@ -280,7 +280,7 @@ internal sealed class Comparison
                     lastVerb = verb;
                     break;
                 default:
-                    unchanged.Add(noun);
+                    unchanged.Add(unchangedName);
                     break;
             }
         }
