@@ -38,6 +38,9 @@ internal static class SampleMain
             CultureInfo.InvariantCulture,
             $"{sampleName}: {result.Operations} {operationName} in {seconds:F2} s, throughput {result.Operations / seconds:F0} ops/s, allocated {(double)allocated / result.Operations:F0} B/op"));
         Console.WriteLine($"result: {result.Result}");
+        // For `dotnet-asynccost collect`: the work this run did and the seconds it took, so that `compare` judges a run
+        // bounded by --duration per operation, and its throughput (docs/cli.md, "How a run tells its operations").
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"asynccost: {result.Operations} operations in {seconds:F3} s"));
         return 0;
     }
 

@@ -26,6 +26,8 @@ internal enum ExitCode
     FindingsFileInvalid = 23,
     ReportFileInvalid = 24,
     NoRuntimeStarted = 25,
+    RegressionFound = 26,
+    NothingToJudge = 27,
 }
 
 /// <summary>What each exit code means, for --help and docs/json-and-exit-codes.md (one place).</summary>
@@ -53,6 +55,9 @@ internal static class ExitCodes
         (ExitCode.FindingsFileInvalid, "The analyzer findings file (--sarif) is not a SARIF log."),
         (ExitCode.ReportFileInvalid, "A report given to 'compare' is missing or is not a JSON report of this tool."),
         (ExitCode.NoRuntimeStarted, "The launched command exited before a .NET runtime started in it (the message gives its own exit code): nothing was measured, with or without --duration."),
+        (ExitCode.RegressionFound, "compare --fail-on-regression: throughput or a cost per operation got worse beyond its bound and the threshold (stderr names each)."),
+        (ExitCode.NothingToJudge, "compare --fail-on-regression: the runs' operations are unknown, so they can be compared only per second, which judges nothing "
+            + "(give --operations N, or let each run print 'asynccost: N operations')."),
     ];
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch

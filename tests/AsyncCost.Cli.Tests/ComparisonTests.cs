@@ -23,10 +23,10 @@ public sealed class ComparisonTests
         Assert.True(Compared(comparison, "asyncMethodBytes").WithinNoise);
         Assert.Matches(@"Async-method bytes per op\s+~512 B ±196%\s+~1\.0 KB ±196%\s+≈ 2\.00× \(noise\)", Table(comparison));
         Assert.Contains("| Async-method bytes per op | ~512 B ±196% | ~1.0 KB ±196% | ≈ 2.00× (noise) |", Markdown(comparison), StringComparison.Ordinal);
-        Assert.EndsWith(",true", Csv(comparison).Single(l => l.StartsWith("asyncMethodBytes,", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.EndsWith(",true,unchanged", Csv(comparison).Single(l => l.StartsWith("asyncMethodBytes,", StringComparison.Ordinal)), StringComparison.Ordinal);
         Assert.True((bool)JsonFigure(comparison, "asyncMethodBytes")["withinNoise"]!);
         // Twice as many bytes, but the bounds overlap: not a change; nor are hops and switches a few percent apart.
-        Assert.Equal("run2 and run1 show no change beyond the noise or 10 % in bytes in async methods and thread-pool hops; "
+        Assert.Equal("run2 and run1 show no change beyond the noise or 10 % in throughput, bytes in async methods and thread-pool hops; "
             + "context switches, a count that moves with the machine's load, differ by less than 10 %.",
             comparison.Summary());
         Assert.EndsWith(comparison.Summary(), Table(comparison).TrimEnd(), StringComparison.Ordinal);
@@ -45,8 +45,8 @@ public sealed class ComparisonTests
         Assert.Matches(@"Thread-pool hops per op\s+6\s+5\s+0\.83×", Table(comparison));
         Assert.False((bool)JsonFigure(comparison, "hops")["withinNoise"]!);
         Assert.Equal("ChattyPipeline.Fixed allocates 2.0× fewer bytes in async methods per operation (±7.1%) and makes 1.2× fewer thread-pool hops per operation "
-            + "than ChattyPipeline; every difference named is outside its bound; it also makes 100× fewer voluntary context switches (threads blocking) per operation, "
-            + "a count that moves with the machine's load, not a cost with a bound (rerun both to confirm).",
+            + "than ChattyPipeline; every difference named is outside its bound and beyond 10 %; it also makes 100× fewer voluntary context switches (threads blocking) per operation, "
+            + "a count that moves with the machine's load, not a cost with a bound (rerun both to confirm); no change beyond the noise or 10 % in throughput.",
             comparison.Summary());
         Assert.Equal(comparison.Summary(), (string)JsonNode.Parse(comparison.Json())!["summary"]!);
     }
@@ -65,7 +65,7 @@ public sealed class ComparisonTests
         // The other way round there is no ratio, but the bounds still overlap: noise, and not a change either.
         var reversed = Comparison.Create("run2.json", none, "run1.json", sampled, Operations);
         Assert.Matches(@"Async-method bytes per op\s+<1\.5 KB\s+~512 B ±196%\s+≈ \(noise\)", Table(reversed));
-        Assert.Contains("no change beyond the noise or 10 % in bytes in async methods", reversed.Summary(), StringComparison.Ordinal);
+        Assert.Contains("no change beyond the noise or 10 % in throughput, bytes in async methods", reversed.Summary(), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -103,23 +103,66 @@ public sealed class ComparisonTests
         Assert.Matches(@"Voluntary context switches per op\s+32\.5\s+5\s+0\.15× \(load\)", Table(comparison));
         Assert.Equal("loadDependent", (string)JsonFigure(comparison, "voluntaryContextSwitches")["before"]!["kind"]!);
         Assert.Equal("run2 makes 6.5× fewer voluntary context switches (threads blocking) per operation than run1, a count that moves with the machine's load, "
-            + "not a cost with a bound (rerun both to confirm); no change beyond the noise or 10 % in bytes in async methods and thread-pool hops.", comparison.Summary());
+            + "not a cost with a bound (rerun both to confirm); no change beyond the noise or 10 % in throughput, bytes in async methods and thread-pool hops.", comparison.Summary());
         Assert.DoesNotContain("outside its bound", comparison.Summary(), StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Without_operations_two_launched_runs_are_compared_per_run()
+    public void Without_operations_two_whole_launched_runs_are_not_assumed_to_have_done_the_same_work()
     {
         var costly = Run(Estimate(2_048_000, 102_400), 1_200, 6_000) with { RowBasis = RowBasis.Run };
         var fixedTwin = Run(Estimate(512_000, 25_600), 1_200, 6_000) with { RowBasis = RowBasis.Run };
 
         var comparison = Comparison.Create("costly.json", costly, "fixed.json", fixedTwin, operations: null);
 
-        Assert.Equal(ComparisonBasis.PerRun, comparison.Basis);
-        Assert.Contains("Before and after, per run of the launched command", Table(comparison), StringComparison.Ordinal);
-        Assert.StartsWith("fixed allocates 4.0× fewer bytes in async methods per run (±7.1%) than costly; every difference named is outside its bound",
+        Assert.Equal(ComparisonBasis.PerSecond, comparison.Basis);
+        Assert.StartsWith("No verdict on cost", comparison.Summary(), StringComparison.Ordinal);
+        Assert.All(comparison.Figures, f => Assert.NotEqual(Judgement.Regressed, comparison.Judge(f)));
+    }
+
+    [Fact]
+    public void Runs_of_different_length_that_know_their_operations_are_judged_per_operation_of_each_run_with_throughput_first()
+    {
+        // Two five-second runs: the costly one did 320 orders (300 under the hop pass's tracing), its twin 1,232 (1,100), with
+        // the same 6 hops and ~2 KB of async-method bytes per order. Per run the twin would "make 3.9× more hops".
+        var costly = Counted(Run(Estimate(320 * 2_048, 102_400), 300 * 6, 6_000), (320, 5.2), (300, 5.4));
+        var fixedTwin = Counted(Run(Estimate(1_232 * 2_048, 204_800), 1_100 * 6, 1_500), (1_232, 5.1), (1_100, 5.3));
+
+        var comparison = Comparison.Create("ChattyPipeline.json", costly, "ChattyPipeline.Fixed.json", fixedTwin, operations: null);
+
+        Assert.Equal(ComparisonBasis.PerOperation, comparison.Basis);
+        Assert.Equal((6, 6), (Compared(comparison, "hops").Before!.Value, Compared(comparison, "hops").After!.Value));
+        Assert.Equal(2_048, Compared(comparison, "asyncMethodBytes").After!.Value, precision: 6);
+        // Throughput by the commands' own clocks: 320 / 5.2 s against 1,232 / 5.1 s.
+        Assert.Equal(1_232 / 5.1 / (320 / 5.2), Compared(comparison, "throughput").Difference!.Ratio!.Value, precision: 9);
+        Assert.Contains("Before and after, per operation (each run's own: 320 and 1,232)", Table(comparison), StringComparison.Ordinal);
+        Assert.StartsWith("ChattyPipeline.Fixed runs 3.9× more operations per second than ChattyPipeline; every difference named is outside its bound and beyond 10 %",
             comparison.Summary(), StringComparison.Ordinal);
-        Assert.Equal("perRun", (string)JsonNode.Parse(comparison.Json())!["basis"]!);
+        Assert.EndsWith("no change beyond the noise or 10 % in bytes in async methods and thread-pool hops.", comparison.Summary(), StringComparison.Ordinal);
+        Assert.Empty(comparison.Regressions);
+        Assert.Equal(Judgement.Improved, comparison.Judge(Compared(comparison, "throughput")));
+
+        // The other way round, the throughput fall is the one regression, named with both figures.
+        var reversed = Comparison.Create("ChattyPipeline.Fixed.json", fixedTwin, "ChattyPipeline.json", costly, operations: null);
+        Assert.Equal(["throughput"], reversed.Regressions.Select(f => f.Key));
+        Assert.Equal("Throughput (ops/s): 242 in ChattyPipeline.Fixed, 62 in ChattyPipeline (3.9× fewer), worse beyond its bound and the 10 % threshold",
+            Assert.Single(reversed.RegressionLines()));
+        Assert.Equal(["throughput"], JsonNode.Parse(reversed.Json())!["regressions"]!.AsArray().Select(k => (string)k!));
+        Assert.Equal("regressed", (string)JsonFigure(reversed, "throughput")["judgement"]!);
+        // A threshold the user sets: a 3.9× fall is within 400 %.
+        Assert.Empty(Comparison.Create("a.json", fixedTwin, "b.json", costly, operations: null, threshold: 4).Regressions);
+    }
+
+    [Fact]
+    public void A_cost_from_none_to_some_per_operation_is_a_regression()
+    {
+        var before = Counted(Run(asyncBytes: null, hops: 0, voluntarySwitches: 100), (1_000_000, 2), (1_000_000, 3));
+        var after = Counted(Run(asyncBytes: null, hops: 1_000_000, voluntarySwitches: 100), (1_000_000, 2), (1_000_000, 3));
+
+        var comparison = Comparison.Create("valuetask.json", before, "task.json", after, operations: null);
+
+        Assert.Equal(["hops"], comparison.Regressions.Select(f => f.Key));
+        Assert.Contains("task makes more thread-pool hops per operation than valuetask", comparison.Summary(), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -141,13 +184,13 @@ public sealed class ComparisonTests
     }
 
     [Fact]
-    public async Task Without_operations_real_runs_of_a_workload_and_its_faster_twin_are_judged_per_run_and_not_judged_when_cut_by_the_duration()
+    public async Task Real_runs_given_their_operations_are_judged_per_operation_and_runs_cut_by_the_duration_per_second()
     {
         using var directory = new TemporaryDirectory("asynccost-compare-twins-");
         // task-sync allocates a Task<decimal> per call; its ValueTask twin allocates nothing and runs faster.
         async Task<string> CollectAsync(string name, string scenario, string count, params string[] options)
         {
-            var result = await ChildProcess.RunToolAsync(["collect", "--passes", "allocations", .. options, "--format", "json", "--", "dotnet", Repository.WorkloadDll, scenario, count]);
+            var result = await ChildProcess.RunToolAsync(["collect", "--passes", "allocations", "--operations", count, .. options, "--format", "json", "--", "dotnet", Repository.WorkloadDll, scenario, count]);
             Assert.True(result.ExitCode == 0, result.ToString());
             var path = directory.File(name + ".json");
             await File.WriteAllTextAsync(path, result.StandardOutput);
@@ -161,15 +204,18 @@ public sealed class ComparisonTests
             return JsonNode.Parse(result.StandardOutput)!;
         }
 
-        // Whole runs of the same 300,000 calls: compared per run, with a verdict.
-        var whole = await CompareAsync(await CollectAsync("costly", "task-sync", "300000"), await CollectAsync("fixed", "valuetask-sync", "300000"));
-        Assert.Equal("perRun", (string)whole["basis"]!);
-        Assert.Matches(@"^fixed allocates ≥?[0-9.,]+× fewer bytes in async methods per run \(", (string)whole["summary"]!);
+        // Whole runs of the same 300,000 calls, as collect --operations recorded: per operation, with a verdict.
+        var costly = await CollectAsync("costly", "task-sync", "300000");
+        Assert.Equal(300_000, (long)JsonNode.Parse(await File.ReadAllTextAsync(costly))!["passes"]![0]!["operations"]!);
+        var whole = await CompareAsync(costly, await CollectAsync("fixed", "valuetask-sync", "300000"));
+        Assert.Equal("perOperation", (string)whole["basis"]!);
+        Assert.Matches(@"^fixed (runs [0-9.]+× (more|fewer) operations per second and )?allocates ≥?[0-9.,]+× fewer bytes in async methods per operation \(", (string)whole["summary"]!);
 
-        // Cut by --duration, each run did as many calls as it could in its second: per second, and no verdict.
-        var cut = await CompareAsync(
-            await CollectAsync("costly-cut", "task-sync", "2000000000", "--duration", "00:00:01"),
-            await CollectAsync("fixed-cut", "valuetask-sync", "2000000000", "--duration", "00:00:01"));
+        // Cut by --duration, each run did as many calls as it could in its second, not the count it was given: unknown, so
+        // per second, and no verdict.
+        var cutCostly = await CollectAsync("costly-cut", "task-sync", "2000000000", "--duration", "00:00:01");
+        Assert.Null(JsonNode.Parse(await File.ReadAllTextAsync(cutCostly))!["passes"]![0]!["operations"]);
+        var cut = await CompareAsync(cutCostly, await CollectAsync("fixed-cut", "valuetask-sync", "2000000000", "--duration", "00:00:01"));
         Assert.Equal("perSecond", (string)cut["basis"]!);
         Assert.True((double)JsonFigure(cut, "asyncMethodBytes")["before"]!["value"]! > 0);
         Assert.StartsWith("No verdict on cost: costly-cut and fixed-cut recorded for a time, not a known number of operations", (string)cut["summary"]!, StringComparison.Ordinal);
@@ -194,6 +240,16 @@ public sealed class ComparisonTests
             VoluntaryContextSwitches = voluntarySwitches,
             InvoluntaryContextSwitches = 10,
         },
+    };
+
+    /// <summary>The report with each pass's operations and the seconds the command said they took, in pass order.</summary>
+    private static AsyncCostReport Counted(AsyncCostReport report, params (long Operations, double Seconds)[] counts) => report with
+    {
+        RowBasis = RowBasis.Run,
+        Passes = [.. report.Passes.Zip(counts, (pass, count) => new PassSummary
+        {
+            Pass = pass.Pass, AllocationEvent = pass.AllocationEvent, Duration = pass.Duration, Operations = count.Operations, OperationSeconds = count.Seconds,
+        })],
     };
 
     private static Figure Estimate(double value, double bound, FigureSource source = FigureSource.AllocationPass) =>

@@ -1,21 +1,22 @@
-using System.Globalization;
 using System.Text.Json.Nodes;
 
 namespace AsyncCost.Samples.Tests;
 
 /// <summary>
-/// 'dotnet-asynccost compare' on real runs of ChattyPipeline: a rerun of the same sample differs only within the noise,
-/// and the Fixed twin's real improvement (no thread blocked per hand-off) is named as a change.
+/// 'dotnet-asynccost compare' on real runs of ChattyPipeline, each bounded by the sample's own --duration (so the runs do
+/// different amounts of work, and say how much: "asynccost: N operations in S s"): a rerun of the same sample differs only
+/// within the noise, the Fixed twin's ~4× throughput is named first, and the CI gate fails the costly build against its
+/// fixed twin with the message a user reads, and passes the fix.
 /// </summary>
 [Collection(BuiltSamplesDefinition.Name)]
 public sealed class SampleCompareTests(BuiltSamples samples) : IDisposable
 {
-    private const int Orders = 200;
+    private const string SampleDuration = "2s";
     private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(3);
     private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("asynccost-sample-compare-");
 
     [Fact]
-    public async Task A_rerun_is_noise_and_the_fixed_twin_is_a_change()
+    public async Task Runs_bounded_by_time_are_judged_per_operation_and_the_gate_fails_the_regressed_build()
     {
         Assert.True(samples.Build.ExitCode == 0, $"samples build failed: {samples.Build}");
         var first = await CollectAsync("ChattyPipeline", "run1");
@@ -25,6 +26,9 @@ public sealed class SampleCompareTests(BuiltSamples samples) : IDisposable
         var rerun = await CompareAsync(first, second);
         var fix = await CompareAsync(first, fixedTwin);
 
+        // Each report holds its runs' own counts, so the comparison is per operation without --operations.
+        Assert.Equal("perOperation", (string)fix["basis"]!);
+        Assert.True((long)Figure(fix, "operations")["after"]!["value"]! > (long)Figure(fix, "operations")["before"]!["value"]!, fix.ToJsonString());
         // The sampled async-method bytes of one sample run twice: the bounds overlap, so it is marked as noise.
         Assert.True((bool)Figure(rerun, "asyncMethodBytes")["withinNoise"]!, rerun.ToJsonString());
         // Hops per order are the sample's own logic: the same in both runs, and so not named as a change.
@@ -33,20 +37,23 @@ public sealed class SampleCompareTests(BuiltSamples samples) : IDisposable
         Assert.DoesNotContain("bytes in async methods per operation", rerunSummary, StringComparison.Ordinal);
         Assert.DoesNotContain("thread-pool hops per operation", rerunSummary, StringComparison.Ordinal);
 
-        // The twin no longer blocks a thread per hand-off: far fewer voluntary context switches, named as a change. Its hops
-        // per order stay the same (4 lookups + 1 discount + 1 hand-off through the channel, where the costly one has a
-        // Task.Yield and a blocked consumer thread): the same within 10 %, and so not named.
-        var switches = Figure(fix, "voluntaryContextSwitches");
-        Assert.False((bool)switches["withinNoise"]!, fix.ToJsonString());
-        Assert.InRange((double)switches["ratio"]!, 0.05, 0.5);
+        // The twin hands orders on without blocking a thread and runs the lookups of an order together: ~4× the orders per
+        // second, named first; its hops per order stay the same (4 lookups + 1 discount + 1 hand-off), so no cost is named.
+        Assert.InRange((double)Figure(fix, "throughput")["ratio"]!, 2, 8);
         Assert.InRange((double)Figure(fix, "hops")["ratio"]!, 0.9, 1.1);
-        Assert.Matches(@"^fixed makes [0-9.]+× fewer voluntary context switches \(threads blocking\) per operation than run1, a count that moves with the machine's load", (string)fix["summary"]!);
+        Assert.Matches(@"^fixed runs [0-9.]+× more operations per second than run1; every difference named is outside its bound", (string)fix["summary"]!);
+        Assert.DoesNotContain(" more bytes", (string)fix["summary"]!, StringComparison.Ordinal);
+        Assert.DoesNotContain(" more thread-pool hops", (string)fix["summary"]!, StringComparison.Ordinal);
 
-        // Without --operations: both are launched runs of the same 200 orders, so they are compared per run, not per second
-        // (the twin runs faster, so per second it would do more of everything).
-        var perRun = await CompareAsync(first, fixedTwin, operations: null);
-        Assert.Equal("perRun", (string)perRun["basis"]!);
-        Assert.Matches(@"^fixed makes [0-9.]+× fewer voluntary context switches \(threads blocking\) per run than run1", (string)perRun["summary"]!);
+        // The gate: the costly build after its fix is a regression (exit 26, each figure named on stderr); the fix passes (0).
+        var regressed = await RunToolAsync("compare", fixedTwin, first, "--fail-on-regression");
+        Assert.True(regressed.ExitCode == 26, regressed.ToString());
+        Assert.StartsWith("dotnet-asynccost: run1 regressed against fixed:\n", regressed.StandardError.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        Assert.Matches(@"\n  Throughput \(ops/s\): [0-9,.]+ in fixed, [0-9,.]+ in run1 \([0-9.]+× fewer\), worse beyond its bound and the 10 % threshold\n",
+            regressed.StandardError.ReplaceLineEndings("\n"));
+        var improved = await RunToolAsync("compare", first, fixedTwin, "--fail-on-regression");
+        Assert.True(improved.ExitCode == 0, improved.ToString());
+        Assert.Empty(improved.StandardError);
     }
 
     public void Dispose() => _directory.Delete(recursive: true);
@@ -54,22 +61,19 @@ public sealed class SampleCompareTests(BuiltSamples samples) : IDisposable
     private async Task<string> CollectAsync(string sample, string name)
     {
         var output = Path.Combine(_directory.FullName, name);
-        var run = await DotnetCommand.RunAsync(
-            [Repository.ToolDll, "collect", "--format", "json", "-o", output, "--", "dotnet", Repository.SampleAssembly(sample),
-                "--operations", Orders.ToString(CultureInfo.InvariantCulture)],
-            RunTimeout);
+        var run = await RunToolAsync("collect", "--format", "json", "-o", output, "--", "dotnet", Repository.SampleAssembly(sample), "--duration", SampleDuration);
         Assert.True(run.ExitCode == 0, run.ToString());
         return output + ".json";
     }
 
-    private static async Task<JsonNode> CompareAsync(string before, string after, int? operations = Orders)
+    private static async Task<JsonNode> CompareAsync(string before, string after)
     {
-        var compare = await DotnetCommand.RunAsync(
-            [Repository.ToolDll, "compare", before, after, .. operations is { } count ? ["--operations", count.ToString(CultureInfo.InvariantCulture)] : Array.Empty<string>(), "--format", "json"],
-            RunTimeout);
+        var compare = await RunToolAsync("compare", before, after, "--format", "json");
         Assert.True(compare.ExitCode == 0, compare.ToString());
         return JsonNode.Parse(compare.StandardOutput)!;
     }
+
+    private static Task<CommandResult> RunToolAsync(params string[] arguments) => DotnetCommand.RunAsync([Repository.ToolDll, .. arguments], RunTimeout);
 
     private static JsonNode Figure(JsonNode comparison, string key) =>
         comparison["figures"]!.AsArray().Single(f => (string)f!["figure"]! == key)!;

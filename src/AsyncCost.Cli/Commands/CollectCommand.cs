@@ -60,6 +60,9 @@ internal static class CollectCommand
             Description = "Write the launched command's output (stdout and stderr) to this file instead of this tool's stderr.",
             HelpName = "file",
         };
+        var operations = CommonOptions.Operations("How many operations each run of the launched command does (it runs once per pass), for 'compare' to judge "
+            + "per operation. Without it, each run's count is read from its output: the last line 'asynccost: N operations' (or "
+            + "'asynccost: N operations in S s', S the seconds they took by its own clock). A run the tool ends (--duration) has no count.");
         var command = new Argument<string[]>("command")
         {
             Description = "The command to launch (after --): it starts suspended and is resumed once the session listens. Its output goes to "
@@ -70,7 +73,7 @@ internal static class CollectCommand
             + "An async iterator counts one call per MoveNextAsync that suspended (one per item when each item awaits; needs the hop pass), "
             + "so its bytes and hops per call are per item; a Debug build's class state machines are charged to their methods, not counted as calls.")
         {
-            processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, wide, childOutput, command,
+            processId, processName, duration, passes, hopDuty, output, format, sarif, allMethods, wide, childOutput, operations, command,
         };
         collect.SetAction((parse, _) =>
         {
@@ -92,6 +95,11 @@ internal static class CollectCommand
                 throw new CliException(ExitCode.UsageError, "--child-output needs a command to launch (after --).");
             }
 
+            if (launch.Length == 0 && parse.GetValue(operations) is not null)
+            {
+                throw new CliException(ExitCode.UsageError, "--operations counts the work of a command launched after --; an attached process is compared per second.");
+            }
+
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);
             if (parse.GetValue(format) == ReportFormat.Speedscope && (!chosenPasses.HasFlag(MeasurementPasses.Cpu) || parse.GetValue(output) is null))
             {
@@ -105,6 +113,7 @@ internal static class CollectCommand
                     Passes = chosenPasses,
                     Duration = parse.GetValue(duration),
                     HopDutyCycle = parse.GetValue(hopDuty),
+                    Operations = parse.GetValue(operations),
                     OutputTracePath = reportOutput.TracePath,
                     Progress = status,
                 };

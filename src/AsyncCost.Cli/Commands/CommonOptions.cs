@@ -51,6 +51,20 @@ internal static class CommonOptions
             + "redirected), leaving details out (named under each table; json and csv have them all), names shortened in the middle.",
     };
 
+    /// <summary>--operations N: a positive whole number of operations.</summary>
+    public static Option<long?> Operations(string what)
+    {
+        var operations = new Option<long?>("--operations") { Description = what, HelpName = "count" };
+        operations.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<long?>() is <= 0)
+            {
+                result.AddError("--operations: the operation count must be a positive whole number.");
+            }
+        });
+        return operations;
+    }
+
     public static Option<string?> Output(string what) => new("--output", "-o") { Description = what, HelpName = "file" };
 
     public static Option<TimeSpan?> Duration(string what) => new("--duration")

@@ -14,37 +14,63 @@ internal static class CompareCommand
         [
             "dotnet-asynccost compare before.json after.json",
             "dotnet-asynccost compare costly.json fixed.json --operations 400 --format markdown",
+            "dotnet-asynccost compare main.json pr.json --fail-on-regression --threshold 25 --annotations github",
         ],
-        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid]);
+        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge]);
 
     public static Command Create()
     {
         var before = new Argument<string>("before") { Description = "The first run's JSON report ('collect --format json', or the .json that -o keeps)." };
         var after = new Argument<string>("after") { Description = "The second run's JSON report." };
-        var operations = new Option<long?>("--operations")
+        var operations = CommonOptions.Operations("How many operations each run did: figures are then shown per operation of that count. Without it, "
+            + "per operation of each report's own counts when both have them (printed by the command, or 'collect --operations'), else per second "
+            + "of recording, with no verdict.");
+        var threshold = new Option<double>("--threshold")
         {
-            Description = "How many operations each run did (a positive whole number): figures are then shown per operation. Without it, two launched runs are compared per run; anything else per second of recording, with no verdict.",
-            HelpName = "count",
+            Description = "The smallest change, in percent, that the verdict names and --fail-on-regression fails on, beyond the figures' own bounds "
+                + "(for throughput: each operation taking that much longer). Default 10.",
+            HelpName = "percent",
+            DefaultValueFactory = _ => FigureDifference.RunToRunTolerance * 100,
         };
-        operations.Validators.Add(result =>
+        threshold.Validators.Add(result =>
         {
-            if (result.GetValueOrDefault<long?>() is <= 0)
+            if (result.GetValueOrDefault<double>() is not (> 0 and <= 1000))
             {
-                result.AddError("--operations: the operation count must be a positive whole number.");
+                result.AddError("--threshold: a percentage above 0 and at most 1000 (e.g. 10 for 10 %).");
             }
         });
+        var failOnRegression = new Option<bool>("--fail-on-regression")
+        {
+            Description = "Exit with code 26 when throughput or a cost per operation (async-method bytes, thread-pool hops) got worse beyond its bound "
+                + "and the threshold, naming each on stderr; 27 when the runs' operations are unknown, so nothing can be judged.",
+        };
+        var annotations = new Option<string?>("--annotations")
+        {
+            Description = "Also write each regression as a CI annotation on stdout, after the report: 'github' (GitHub Actions ::error workflow commands). "
+                + "With table or markdown only.",
+            HelpName = "github",
+        };
+        annotations.AcceptOnlyFromAmong("github");
         var format = CommonOptions.Format();
         var wide = CommonOptions.Wide();
-        var command = new Command("compare", "Show two measured runs side by side: bytes, hops, work items and context switches, per operation with --operations, else per run of a launched command, else per second of recording (no verdict then).")
+        var command = new Command("compare", "Show two measured runs side by side: throughput, bytes, hops, work items and context switches, per operation "
+            + "when the operations are known (--operations, or each report's own counts), else per second of recording (no verdict then).")
         {
-            before, after, operations, format, wide,
+            before, after, operations, threshold, failOnRegression, annotations, format, wide,
         };
         command.SetAction(parse =>
         {
             var beforePath = parse.GetValue(before)!;
             var afterPath = parse.GetValue(after)!;
-            var comparison = Comparison.Create(beforePath, Read(beforePath), afterPath, Read(afterPath), parse.GetValue(operations));
-            switch (parse.GetValue(format))
+            var chosenFormat = parse.GetValue(format);
+            var annotate = parse.GetValue(annotations) is not null;
+            if (annotate && chosenFormat is not (ReportFormat.Table or ReportFormat.Markdown))
+            {
+                throw new CliException(ExitCode.UsageError, "--annotations writes to stdout beside a table or markdown report, not inside json, csv or html.");
+            }
+
+            var comparison = Comparison.Create(beforePath, Read(beforePath), afterPath, Read(afterPath), parse.GetValue(operations), parse.GetValue(threshold) / 100);
+            switch (chosenFormat)
             {
                 case ReportFormat.Markdown:
                     MarkdownWriter.Write(comparison.Document(), Console.Out);
@@ -65,7 +91,7 @@ internal static class CompareCommand
                     break;
             }
 
-            return 0;
+            return parse.GetValue(failOnRegression) ? (int)RegressionGate.Judge(comparison, annotate, Console.Out, Console.Error) : 0;
         });
         return command;
     }

@@ -5,97 +5,207 @@ using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
 
+/// <summary>What a compared figure is for the verdict.</summary>
+internal enum FigureRole
+{
+    /// <summary>Shown beside the others and never judged (the whole process's bytes include its start-up).</summary>
+    Shown,
+
+    /// <summary>A cost or throughput the verdict names and the gate fails on, when it changed beyond its bound and the threshold.</summary>
+    Judged,
+
+    /// <summary>A count that moves with the machine's load (context switches): shown, named as such, never judged.</summary>
+    LoadDependent,
+}
+
+/// <summary>What the comparison concludes about one figure: the verdict sentence, the page's badges and the gate all read it.</summary>
+internal enum Judgement
+{
+    /// <summary>One run lacks the figure.</summary>
+    None,
+
+    /// <summary>Better beyond its bound and the threshold.</summary>
+    Improved,
+
+    /// <summary>Worse beyond its bound and the threshold: a regression.</summary>
+    Regressed,
+
+    /// <summary>Within the noise or the threshold.</summary>
+    Unchanged,
+
+    /// <summary>A count the machine's load moves: not judged.</summary>
+    LoadDependent,
+
+    /// <summary>The two figures come from different passes.</summary>
+    NotCompared,
+
+    /// <summary>Shown only (not a judged figure, or the comparison has no verdict: per second).</summary>
+    NotJudged,
+}
+
 /// <summary>One compared figure: its name, how it reads in text, and the two runs' figures on the comparison's basis.</summary>
-/// <param name="LoadDependent">A count that moves with the machine's load (context switches: other processes take the cores),
-/// whatever the code does: shown, never judged, and no bound of its own says how far it may move.</param>
-internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false, bool LoadDependent = false)
+/// <param name="HigherIsBetter">Throughput: more is better; every cost: less is.</param>
+internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false,
+    FigureRole Role = FigureRole.Shown, bool HigherIsBetter = false)
 {
     /// <summary>The two runs' difference, when both have the figure.</summary>
     public FigureDifference? Difference => Before is not null && After is not null ? new FigureDifference(Before, After) : null;
 
     /// <summary>True when the difference is inside the noise of an estimate (the bounds overlap): no change can be claimed.</summary>
     public bool WithinNoise => Difference is { Estimated: true, WithinNoise: true };
+
+    /// <summary>A count that moves with the machine's load (context switches): shown, never judged.</summary>
+    public bool LoadDependent => Role == FigureRole.LoadDependent;
 }
 
 /// <summary>What the compared figures count.</summary>
 internal enum ComparisonBasis
 {
-    /// <summary>Per operation: each run's totals over the operation count given (--operations).</summary>
+    /// <summary>Per operation: each figure over the operations of the run it came from (the count each report holds per pass,
+    /// printed by the command or given to collect), or over the count given to compare (--operations).</summary>
     PerOperation,
-
-    /// <summary>Per run: both reports are launched commands whose every pass ran the command whole (<see cref="RowBasis.Run"/>).</summary>
-    PerRun,
 
     /// <summary>Per second of recording: each figure over the time of the pass it came from. No verdict: a rate moves with throughput.</summary>
     PerSecond,
 }
 
-/// <summary>Two measured runs side by side ('compare'): totals, per operation when the operation count is known, and rates.</summary>
+/// <summary>Two measured runs side by side ('compare'): per operation when the operations are known, else per second of recording.</summary>
 internal sealed class Comparison
 {
-    // The costs the closing sentence speaks of, with the verb and noun that say what changed. Not the whole process's
-    // allocated bytes: that counter includes startup and the runtime's own work, which a per-operation figure would charge
-    // to the operations. Not context switches: they move with the machine's load (4.8× and 6.5× in two runs of one pair).
-    private static readonly (string Key, string Verb, string Noun)[] SummaryFigures =
+    // The figures the closing sentence speaks of, in this order, with the verb and noun that say what changed: throughput
+    // first, then the costs per operation. Not the whole process's allocated bytes: that counter includes startup and the
+    // runtime's own work, which a per-operation figure would charge to the operations. Not context switches: they move with
+    // the machine's load (4.8× and 6.5× in two runs of one pair).
+    private static readonly (string Key, string Verb, string Noun, bool PerOperation, string Unchanged)[] SummaryFigures =
     [
-        ("asyncMethodBytes", "allocates", "bytes in async methods"),
-        ("hops", "makes", "thread-pool hops"),
+        ("throughput", "runs", "operations per second", false, "throughput"),
+        ("asyncMethodBytes", "allocates", "bytes in async methods", true, "bytes in async methods"),
+        ("hops", "makes", "thread-pool hops", true, "thread-pool hops"),
     ];
 
-    private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, IReadOnlyList<ComparedFigure> figures)
+    private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
+        (long? Before, long? After) runOperations)
     {
         BeforeName = beforeName;
         AfterName = afterName;
         Operations = operations;
         Basis = basis;
+        Threshold = threshold;
         Figures = figures;
+        RunOperations = runOperations;
     }
 
     public string BeforeName { get; }
     public string AfterName { get; }
+
+    /// <summary>The operation count given to compare (--operations), or null when each report's own counts are used.</summary>
     public long? Operations { get; }
+
     public ComparisonBasis Basis { get; }
+
+    /// <summary>The smallest relative change named or failed on (0.10: 10 %), beyond the figures' own bounds; for throughput, a
+    /// fall to 1/(1 + threshold) of it (each operation taking that much longer).</summary>
+    public double Threshold { get; }
+
     public IReadOnlyList<ComparedFigure> Figures { get; }
 
-    /// <summary>The two runs on one basis: per operation when the operation count is known; per run when both are launched
-    /// commands every pass ran whole (the same work, assumed, in both); else per second of each figure's own pass, with no
-    /// verdict, since a fix that runs faster does more of everything per second.</summary>
-    /// <param name="operations">How many operations each run did (positive), or null.</param>
-    public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations)
+    /// <summary>Each run's operations as the title names them (its first pass's), on a per-operation basis.</summary>
+    private (long? Before, long? After) RunOperations { get; }
+
+    /// <summary>The judged figures that got worse beyond their bounds and the threshold (what --fail-on-regression fails on).</summary>
+    public IReadOnlyList<ComparedFigure> Regressions => [.. Figures.Where(f => Judge(f) == Judgement.Regressed)];
+
+    /// <summary>
+    /// The two runs on one basis: per operation when the operations are known (given to compare, or held by both reports for
+    /// every pass: each figure is then divided by the operations of the run it came from, so runs of different length compare
+    /// like for like); else per second of each figure's own pass, with no verdict, since a fix that runs faster does more of
+    /// everything per second.
+    /// </summary>
+    /// <param name="operations">How many operations each run did (positive), or null to use the reports' own counts.</param>
+    /// <param name="threshold">The smallest relative change judged (see <see cref="Threshold"/>).</param>
+    public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations,
+        double threshold = FigureDifference.RunToRunTolerance)
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
-        var basis = operations is not null ? ComparisonBasis.PerOperation
-            : before.RowBasis == RowBasis.Run && after.RowBasis == RowBasis.Run ? ComparisonBasis.PerRun
-            : ComparisonBasis.PerSecond;
-        var suffix = basis switch { ComparisonBasis.PerOperation => " per op", ComparisonBasis.PerRun => " per run", _ => "/s" };
-        Figure? OnBasis(Figure? figure, AsyncCostReport report) => figure is null ? null : basis switch
-        {
-            ComparisonBasis.PerOperation => figure.Per(operations!.Value),
-            ComparisonBasis.PerRun => figure,
-            _ => Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null,
-        };
-        ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, bool loadDependent = false) =>
-            new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), basis == ComparisonBasis.PerOperation, loadDependent);
+        var basis = operations is not null || (KnowsOperations(before) && KnowsOperations(after)) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
+        var perOperation = basis == ComparisonBasis.PerOperation;
+        var suffix = perOperation ? " per op" : "/s";
+        Figure? OnBasis(Figure? figure, AsyncCostReport report) => figure is null ? null : perOperation
+            ? (operations ?? PassOf(report, figure.Source)?.Operations) is { } count ? figure.Per(count) : null
+            : Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null;
+        ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, FigureRole role = FigureRole.Shown) =>
+            new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), perOperation, role);
         ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) =>
-            Compared(key, name, Fraction, r => count(r) is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null, loadDependent: true);
-        return new Comparison(beforeName, afterName, operations, basis,
+            Compared(key, name, Fraction, r => count(r) is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null, FigureRole.LoadDependent);
+        List<ComparedFigure> figures = [];
+        if (perOperation)
+        {
+            var (beforeRate, afterRate) = Throughput(before, after, operations);
+            figures.Add(new("throughput", "Throughput (ops/s)", Rate, beforeRate, afterRate, Role: FigureRole.Judged, HigherIsBetter: true));
+        }
+
+        figures.AddRange(
         [
             Compared("allocatedBytes", "Allocated bytes", Numbers.Bytes, r => r.Totals.AllocatedBytes),
-            Compared("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, ReportFigures.AsyncMethodBytes),
-            Compared("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops),
+            Compared("asyncMethodBytes", "Async-method bytes", Numbers.Bytes, ReportFigures.AsyncMethodBytes, FigureRole.Judged),
+            Compared("hops", "Thread-pool hops", Fraction, r => r.Totals.Hops, FigureRole.Judged),
             Compared("completedWorkItems", "Work items completed", Fraction, r => r.Totals.CompletedWorkItems),
             Compared("lockContentions", "Lock contentions", Fraction, r => r.Totals.LockContentions),
             Switches("voluntaryContextSwitches", "Voluntary context switches", r => r.Totals.VoluntaryContextSwitches),
             Switches("involuntaryContextSwitches", "Involuntary context switches", r => r.Totals.InvoluntaryContextSwitches),
-            new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
-                Figure.Exact(after.Duration.TotalSeconds, FigureSource.OperatingSystem)),
         ]);
+        (long?, long?) runOperations = (operations ?? TimingPass(before)?.Operations, operations ?? TimingPass(after)?.Operations);
+        if (perOperation)
+        {
+            figures.Add(new("operations", "Operations", Fraction, Count(runOperations.Item1), Count(runOperations.Item2)));
+        }
+
+        figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
+            Figure.Exact(after.Duration.TotalSeconds, FigureSource.OperatingSystem)));
+        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null));
+
+        static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
     }
 
-    /// <summary>The seconds a figure of the report was counted over: its pass's (a windowed hop pass's with the time between
-    /// its windows, which its counts are scaled to), or the whole session's for /proc figures.</summary>
-    private static double Seconds(AsyncCostReport report, FigureSource source)
+    /// <summary>True when the report holds the operations of every pass (each a run of a launched command that said them).</summary>
+    private static bool KnowsOperations(AsyncCostReport report) => report.Passes.Count > 0 && report.Passes.All(p => p.Operations is not null);
+
+    /// <summary>The pass whose run a throughput is timed on: the allocation pass's (TPL events off, so the app runs as it
+    /// does untraced), else the first.</summary>
+    private static PassSummary? TimingPass(AsyncCostReport report) =>
+        report.Passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Allocations) ?? (report.Passes.Count > 0 ? report.Passes[0] : null);
+
+    /// <summary>
+    /// Operations per second of each run's timing pass: over the seconds the command measured them itself when both runs said
+    /// ("asynccost: N operations in S s", start-up excluded), else over each pass's recording (start-up included in both).
+    /// Exact for the run it timed; no bound says how far a rerun moves it, so only a change beyond the threshold is judged.
+    /// </summary>
+    private static (Figure? Before, Figure? After) Throughput(AsyncCostReport before, AsyncCostReport after, long? operations)
+    {
+        if (TimingPass(before) is not { } beforePass || TimingPass(after) is not { } afterPass)
+        {
+            return (null, null);
+        }
+
+        var ownClock = beforePass.OperationSeconds is not null && afterPass.OperationSeconds is not null
+            && (operations is null || (beforePass.Operations == operations && afterPass.Operations == operations));
+        Figure? Rate(PassSummary pass) => (operations ?? pass.Operations) is { } count
+            && (ownClock ? pass.OperationSeconds!.Value : pass.Duration.TotalSeconds) is > 0 and var seconds
+            ? Figure.Exact(count / seconds, SourceOf(pass.Pass)) : null;
+        return (Rate(beforePass), Rate(afterPass));
+    }
+
+    private static FigureSource SourceOf(MeasurementPasses pass) => pass switch
+    {
+        MeasurementPasses.Hops => FigureSource.HopPass,
+        MeasurementPasses.Cpu => FigureSource.CpuPass,
+        _ => FigureSource.AllocationPass,
+    };
+
+    /// <summary>The pass a figure of the report came from; for /proc figures, the first (a launched command's switches are
+    /// its first run's).</summary>
+    private static PassSummary? PassOf(AsyncCostReport report, FigureSource source)
     {
         var pass = source switch
         {
@@ -104,66 +214,87 @@ internal sealed class Comparison
             FigureSource.CpuPass => MeasurementPasses.Cpu,
             _ => MeasurementPasses.None,
         };
-        return report.Passes.FirstOrDefault(p => p.Pass == pass) is { } summary
-            ? (summary.Duration + (summary.Unrecorded ?? TimeSpan.Zero)).TotalSeconds
-            : report.Duration.TotalSeconds;
+        return pass == MeasurementPasses.None ? (report.Passes.Count > 0 ? report.Passes[0] : null) : report.Passes.FirstOrDefault(p => p.Pass == pass);
     }
 
+    /// <summary>What the comparison concludes about a figure (see <see cref="Judgement"/>).</summary>
+    public Judgement Judge(ComparedFigure figure)
+    {
+        ArgumentNullException.ThrowIfNull(figure);
+        return figure.Difference switch
+        {
+            null => Judgement.None,
+            _ when figure.Role == FigureRole.LoadDependent => Judgement.LoadDependent,
+            { Comparable: false } => Judgement.NotCompared,
+            _ when figure.Role == FigureRole.Shown || Basis == ComparisonBasis.PerSecond => Judgement.NotJudged,
+            { } difference when difference.IsChangeBeyond(Threshold) => difference.After.Value > difference.Before.Value == figure.HigherIsBetter ? Judgement.Improved : Judgement.Regressed,
+            _ => Judgement.Unchanged,
+        };
+    }
+
+    /// <summary>The seconds a figure of the report was counted over: its pass's (a windowed hop pass's with the time between
+    /// its windows, which its counts are scaled to), or the whole session's for /proc figures.</summary>
+    private static double Seconds(AsyncCostReport report, FigureSource source) =>
+        source != FigureSource.OperatingSystem && PassOf(report, source) is { } summary
+            ? (summary.Duration + (summary.Unrecorded ?? TimeSpan.Zero)).TotalSeconds
+            : report.Duration.TotalSeconds;
+
     /// <summary>
-    /// What changed, in one sentence: each cost (async-method bytes, hops) that changed beyond doubt
-    /// (<see cref="FigureDifference.IsChange"/>), as "N× fewer" or "N× more"; the others are named as unchanged within the
-    /// noise, never as a change. Voluntary context switches that differ by the run-to-run tolerance are named as a count that
-    /// load moves, not as a change beyond a bound. Per second of recording, no verdict at all.
+    /// What changed, in one sentence, from each figure's <see cref="Judge"/>: throughput first, then each cost per operation
+    /// that changed beyond its bound and the threshold, as "N× fewer" or "N× more"; the others are named as unchanged within
+    /// the noise, never as a change. Voluntary context switches that differ by the threshold are named as a count that load
+    /// moves, not as a change beyond a bound. Per second of recording, no verdict at all.
     /// </summary>
     public string Summary()
     {
         string before = RunName(BeforeName), after = RunName(AfterName);
         if (Basis == ComparisonBasis.PerSecond)
         {
-            return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, or cut by --duration), "
-                + "so their figures are shown per second of recording, and a rate moves with throughput as much as with each operation's cost "
-                + "(a fix that serves 3× the requests makes up to 3× of everything per second). Give --operations N, the operations each run did, to judge the cost per operation.";
+            return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, cut by --duration, or a command "
+                + "that did not print 'asynccost: N operations'), so their figures are shown per second of recording, and a rate moves with throughput as much as "
+                + "with each operation's cost (a fix that serves 3× the requests makes up to 3× of everything per second). "
+                + "Give --operations N, the operations each run did, to judge the cost per operation.";
         }
 
-        var per = Basis == ComparisonBasis.PerOperation ? " per operation" : " per run";
+        const string per = " per operation";
         var changed = new List<string>();
         var unchanged = new List<string>();
         var incomparable = new List<string>();
         string? lastVerb = null;
-        foreach (var (key, verb, noun) in SummaryFigures)
+        foreach (var (key, verb, noun, perOperation, unchangedName) in SummaryFigures)
         {
-            if (Figures.FirstOrDefault(f => f.Key == key)?.Difference is not { } difference)
+            if (Figures.FirstOrDefault(f => f.Key == key) is not { Difference: { } difference } figure)
             {
                 continue;
             }
 
-            if (!difference.Comparable)
+            switch (Judge(figure))
             {
-                incomparable.Add(noun);
-            }
-            else if (difference is { IsChange: true, Ratio: { } ratio })
-            {
-                // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
-                changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(ratio, difference)} {noun}{per}"
-                    + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
-                lastVerb = verb;
-            }
-            else
-            {
-                unchanged.Add(noun);
+                case Judgement.NotCompared:
+                    incomparable.Add(unchangedName);
+                    break;
+                case Judgement.Improved or Judgement.Regressed:
+                    // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
+                    changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(difference)} {noun}{(perOperation ? per : "")}"
+                        + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
+                    lastVerb = verb;
+                    break;
+                default:
+                    unchanged.Add(unchangedName);
+                    break;
             }
         }
 
-        var tolerance = Numbers.Percent(FigureDifference.RunToRunTolerance).Replace(".0 ", " ", StringComparison.Ordinal);
+        var tolerance = ThresholdText;
         var noChange = $"no change beyond the noise or {tolerance} in {JoinAnd(unchanged)}";
         // Voluntary switches (threads blocking) are what a sync-over-async fix changes, but no bound says how far load moves them.
         var switches = Figures.FirstOrDefault(f => f.Key == "voluntaryContextSwitches")?.Difference;
-        var switchChange = switches is { Ratio: { } switchRatio } && Math.Abs(switchRatio - 1) >= FigureDifference.RunToRunTolerance
-            ? $"{Factor(switchRatio, switches)} voluntary context switches (threads blocking){per}"
+        var switchChange = switches is { Ratio: not null } && switches.IsChangeBeyond(Threshold)
+            ? $"{Factor(switches)} voluntary context switches (threads blocking){per}"
             : null;
         const string LoadDependent = "a count that moves with the machine's load, not a cost with a bound (rerun both to confirm)";
         var sentence = changed.Count > 0
-            ? $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound"
+            ? $"{after} {JoinAnd(changed)} than {before}; every difference named is outside its bound and beyond {tolerance}"
                 + (switchChange is null ? "" : $"; it also makes {switchChange}, {LoadDependent}")
                 + (unchanged.Count > 0 ? "; " + noChange : "")
             : switchChange is not null ? $"{after} makes {switchChange} than {before}, {LoadDependent}" + (unchanged.Count > 0 ? "; " + noChange : "")
@@ -179,26 +310,38 @@ internal sealed class Comparison
         }
 
         return sentence + ".";
-
-        // An after of zero: an exact one is all gone; an estimate of zero is below its bound, so the factor is at least before / bound.
-        static string Factor(double ratio, FigureDifference difference) => ratio switch
-        {
-            0 when difference.After.ErrorBound == 0 => "100 % fewer",
-            0 => "≥" + Times(difference.Before.Value / difference.After.ErrorBound) + " fewer",
-            < 1 => Times(1 / ratio) + " fewer",
-            _ => Times(ratio) + " more",
-        };
-
-        static string Times(double factor) => factor.ToString(factor >= 100 ? "N0" : "0.0", CultureInfo.InvariantCulture) + "×";
     }
+
+    /// <summary>The threshold as text: "10 %".</summary>
+    public string ThresholdText => Numbers.Percent(Threshold).Replace(".0 ", " ", StringComparison.Ordinal);
+
+    /// <summary>One line per regression, for the gate's message: what got worse, from what to what, and by how much.</summary>
+    public IReadOnlyList<string> RegressionLines() => [.. Regressions.Select(f =>
+        $"{f.Name}: {Numbers.Figure(f.Before, f.Format)} in {RunName(BeforeName)}, {Numbers.Figure(f.After, f.Format)} in {RunName(AfterName)} "
+        + $"({Factor(f.Difference!)}), worse beyond its bound and the {ThresholdText} threshold")];
+
+    // An after of zero: an exact one is all gone; an estimate of zero is below its bound, so the factor is at least before / bound.
+    // A before of zero: nothing to divide, so the after is said as it is.
+    private static string Factor(FigureDifference difference) => difference.Ratio switch
+    {
+        null => "more",
+        0 when difference.After.ErrorBound == 0 => "100 % fewer",
+        0 => "≥" + Times(difference.Before.Value / difference.After.ErrorBound) + " fewer",
+        < 1 and var ratio => Times(1 / ratio) + " fewer",
+        var ratio => Times(ratio.Value) + " more",
+    };
+
+    private static string Times(double factor) => factor.ToString(factor >= 100 ? "N0" : "0.0", CultureInfo.InvariantCulture) + "×";
 
     /// <summary>What the figures count, as a heading: "Before and after, per operation (400 operations each)".</summary>
     public string Title => Basis switch
     {
-        ComparisonBasis.PerOperation => $"Before and after, per operation ({Numbers.Count(Operations!.Value)} operations each)",
-        ComparisonBasis.PerRun => "Before and after, per run of the launched command",
+        ComparisonBasis.PerOperation when Operations is { } given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
+        ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {Count(RunOperations.Before)} and {Count(RunOperations.After)})",
         _ => "Before and after, per second of recording",
     };
+
+    private static string Count(long? count) => count is { } value ? Numbers.Count(value) : "?";
 
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
@@ -209,7 +352,10 @@ internal sealed class Comparison
                 + "which is no evidence of a change. Allocated bytes are the whole process's (startup included); async-method bytes come "
                 + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session, "
                 + "a count that moves with the machine's load (marked load)."
-                + (Basis == ComparisonBasis.PerSecond ? " Per second: each figure over its own pass's recording time." : ""),
+                + (Basis == ComparisonBasis.PerSecond ? " Per second: each figure over its own pass's recording time."
+                    : " Per operation: each figure over the operations of the run it came from. Throughput: operations per second of the "
+                    + "allocation pass's run, by the command's own clock when both said it ('asynccost: N operations in S s'), else over "
+                    + "the recording; no bound says how far a rerun moves it, so a change is named only beyond " + ThresholdText + "."),
         };
         foreach (var figure in Figures)
         {
@@ -225,13 +371,13 @@ internal sealed class Comparison
         var table = new TextTable("comparison",
         [
             new("figure", ColumnAlignment.Left), new("perOperation"), new("before"), new("beforeErrorBound"), new("after"), new("afterErrorBound"),
-            new("ratio"), new("ratioRelativeBound"), new("withinNoise"),
+            new("ratio"), new("ratioRelativeBound"), new("withinNoise"), new("judgement"),
         ]);
         foreach (var figure in Figures)
         {
             table.AddRow(figure.Key, figure.PerOperation ? "true" : "false",
                 Numbers.Raw(figure.Before?.Value), Numbers.Raw(figure.Before?.ErrorBound), Numbers.Raw(figure.After?.Value), Numbers.Raw(figure.After?.ErrorBound),
-                Numbers.Raw(figure.Difference?.Ratio), Numbers.Raw(figure.Difference?.RatioRelativeBound), figure.WithinNoise ? "true" : "false");
+                Numbers.Raw(figure.Difference?.Ratio), Numbers.Raw(figure.Difference?.RatioRelativeBound), figure.WithinNoise ? "true" : "false", JudgementName(Judge(figure)));
         }
 
         return table;
@@ -253,6 +399,7 @@ internal sealed class Comparison
                 ["ratio"] = figure.Difference?.Ratio,
                 ["ratioRelativeBound"] = figure.Difference?.RatioRelativeBound,
                 ["withinNoise"] = figure.WithinNoise,
+                ["judgement"] = JudgementName(Judge(figure)),
             });
         }
 
@@ -262,10 +409,15 @@ internal sealed class Comparison
             ["after"] = AfterName,
             ["operations"] = Operations,
             ["basis"] = JsonNamingPolicy.CamelCase.ConvertName(Basis.ToString()),
+            ["threshold"] = Threshold,
             ["figures"] = figures,
+            ["regressions"] = new JsonArray([.. Regressions.Select(f => (JsonNode)f.Key)]),
             ["summary"] = Summary(),
         }.ToJsonString(AsyncCostReportJson.Options);
     }
+
+    /// <summary>A judgement as JSON and csv name it: "improved", "regressed", "unchanged", "loadDependent", "notCompared", "notJudged", "none".</summary>
+    internal static string JudgementName(Judgement judgement) => JsonNamingPolicy.CamelCase.ConvertName(judgement.ToString());
 
     /// <summary>A figure: its value, kind ("exact", "estimate", or "loadDependent" for a count the machine's load moves) and bound.</summary>
     private static JsonObject? FigureJson(Figure? figure, bool loadDependent) => figure is null ? null : new JsonObject
@@ -306,6 +458,8 @@ internal sealed class Comparison
 
     private static string JoinAnd(List<string> parts) =>
         parts.Count <= 1 ? string.Concat(parts) : string.Join(", ", parts.Take(parts.Count - 1)) + " and " + parts[^1];
+
+    private static string Rate(double value) => value.ToString(value >= 10 ? "N0" : "0.##", CultureInfo.InvariantCulture);
 
     private static string Fraction(double value) => value.ToString(value >= 100 ? "N0" : "0.###", CultureInfo.InvariantCulture);
 }

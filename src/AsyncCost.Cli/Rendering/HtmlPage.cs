@@ -174,7 +174,7 @@ internal sealed class HtmlPage(string title)
         .verdict{font-size:1.1em;font-weight:600;padding:8px;border-left:4px solid var(--bar);background:var(--user)}
         tr.change td:first-child{font-weight:600}
         .tag{font-size:.8em;padding:0 4px;border-radius:3px;border:1px solid var(--line);white-space:nowrap}
-        .tag.change{border-color:var(--good);color:var(--good)}.tag.noise{color:var(--muted)}
+        .tag.change{border-color:var(--good);color:var(--good)}.tag.worse{border-color:var(--bad);color:var(--bad)}.tag.noise{color:var(--muted)}
         ul.warnings li{color:var(--warn)}
         a{color:var(--bar)}
         tr:target{outline:2px solid var(--bar)}

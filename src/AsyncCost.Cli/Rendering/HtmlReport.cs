@@ -64,23 +64,25 @@ internal static class HtmlReport
             .Append(HtmlPage.Header("After/Before", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
         foreach (var figure in comparison.Figures)
         {
-            var difference = figure.Difference;
-            var (tag, label) = difference switch
+            // The badge says what the verdict sentence says of the figure: both read the comparison's judgement.
+            var (tag, label) = comparison.Judge(figure) switch
             {
-                null => ("", ""),
-                _ when figure.LoadDependent => ("noise", "moves with the machine's load: not judged"),
-                { Comparable: false } => ("noise", "passes differ: not compared"),
-                { IsChange: true } => ("change", "changed beyond the noise"),
-                _ => ("noise", "within the noise"),
+                Judgement.Improved => ("change", "better beyond its bound and " + comparison.ThresholdText),
+                Judgement.Regressed => ("change worse", "worse beyond its bound and " + comparison.ThresholdText),
+                Judgement.Unchanged => ("noise", "within the noise or " + comparison.ThresholdText),
+                Judgement.LoadDependent => ("noise", "moves with the machine's load: not judged"),
+                Judgement.NotCompared => ("noise", "passes differ: not compared"),
+                Judgement.NotJudged => ("noise", comparison.Basis == ComparisonBasis.PerSecond ? "per second: not judged" : "shown, not judged"),
+                _ => ("", ""),
             };
             var scale = HtmlPage.Scale([figure.Before, figure.After]);
-            html.Append(CultureInfo.InvariantCulture, $"<tr{(tag == "change" ? " class=\"change\"" : "")}><td>{HtmlPage.Encode(figure.Name)}</td>")
+            html.Append(CultureInfo.InvariantCulture, $"<tr{(tag.StartsWith("change", StringComparison.Ordinal) ? " class=\"change\"" : "")}><td>{HtmlPage.Encode(figure.Name)}</td>")
                 .Append(HtmlPage.BarCell(figure.Before, scale, figure.Format)).Append(HtmlPage.BarCell(figure.After, scale, figure.Format))
                 .Append("<td class=\"num\">").Append(HtmlPage.Encode(Comparison.RatioCell(figure))).Append("</td><td>")
                 .Append(tag.Length == 0 ? "" : $"<span class=\"tag {tag}\">{HtmlPage.Encode(label)}</span>").Append("</td></tr>");
         }
         html.Append("</tbody></table></div><p class=\"note\">Bars of a row share one scale; an estimate's whisker spans its 95 % bound. A change is named only "
-            + "outside both runs' bounds and beyond the run-to-run tolerance.</p></section>\n");
+            + "outside both runs' bounds and beyond the threshold, and only of throughput and the costs per operation the verdict names.</p></section>\n");
         page.Raw(html.ToString());
         page.Write(output);
     }

@@ -104,7 +104,13 @@ public sealed record FigureDifference(Figure Before, Figure After)
     public bool Comparable => Before.Source == After.Source;
 
     /// <summary>True when the runs differ beyond doubt: comparable, outside the noise, and by at least <see cref="RunToRunTolerance"/>.</summary>
-    public bool IsChange => Comparable && !WithinNoise && Ratio is { } ratio && Math.Abs(ratio - 1) >= RunToRunTolerance;
+    public bool IsChange => IsChangeBeyond(RunToRunTolerance);
+
+    /// <summary>True when the runs differ beyond doubt and by a relative threshold (0.10: 10 %): comparable, outside the noise,
+    /// and after/before at least 1 + threshold or at most 1 / (1 + threshold) (one run's figure that much above the other's,
+    /// either way); from a before of zero, any after outside the noise.</summary>
+    public bool IsChangeBeyond(double threshold) => Comparable && !WithinNoise
+        && (Ratio is { } ratio ? ratio >= 1 + threshold || ratio <= 1 / (1 + threshold) : After.Value > 0);
 
     /// <summary>After / before, null when before is not positive.</summary>
     public double? Ratio => Before.Value > 0 ? After.Value / Before.Value : null;

@@ -14,6 +14,8 @@ internal sealed class PassResult
     public IReadOnlyList<string> Providers { get; init; } = [];
     public IReadOnlyList<string> TraceFiles { get; init; } = [];
     public bool CutShort { get; init; }
+    public long? Operations { get; init; }
+    public double? OperationSeconds { get; init; }
 
     /// <summary>Time between a windowed hop pass's windows (recorded with counters only); zero when the pass recorded continuously.</summary>
     public TimeSpan Unrecorded { get; init; }
@@ -40,5 +42,7 @@ internal sealed class PassResult
         TraceFiles = TraceFiles,
         CutShort = CutShort,
         Unrecorded = Unrecorded > TimeSpan.Zero ? Unrecorded : null,
+        Operations = Operations,
+        OperationSeconds = OperationSeconds,
     };
 }

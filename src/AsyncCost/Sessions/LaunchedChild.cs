@@ -11,7 +11,9 @@ internal static class LaunchedChild
     /// <summary>The runtime knob that makes the default diagnostic port wait for a ResumeRuntime command at start-up.</summary>
     private const string SuspendVariable = "DOTNET_DefaultDiagnosticPortSuspend";
 
-    internal static Process Start(LaunchCommand command)
+    /// <param name="command">What to launch.</param>
+    /// <param name="observeLine">Sees each line of redirected output before the command's own handler (the printed operation count).</param>
+    internal static Process Start(LaunchCommand command, Action<string>? observeLine = null)
     {
         var start = new ProcessStartInfo(command.FileName)
         {
@@ -33,11 +35,11 @@ internal static class LaunchedChild
         // Drain redirected output continuously: a child blocked on a full pipe never exits (diagnostics#1900).
         if (command.StandardOutput is { } stdout)
         {
-            child.OutputDataReceived += (_, e) => { if (e.Data is not null) { stdout(e.Data); } };
+            child.OutputDataReceived += (_, e) => { if (e.Data is not null) { observeLine?.Invoke(e.Data); stdout(e.Data); } };
         }
         if (command.StandardError is { } stderr)
         {
-            child.ErrorDataReceived += (_, e) => { if (e.Data is not null) { stderr(e.Data); } };
+            child.ErrorDataReceived += (_, e) => { if (e.Data is not null) { observeLine?.Invoke(e.Data); stderr(e.Data); } };
         }
         try
         {

@@ -24,6 +24,10 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
     public List<string> TraceFiles { get; } = [];
     public bool CutShort { get; set; }
 
+    /// <summary>The operations the run did and the seconds they took, when known (see <see cref="PassSummary.Operations"/>).</summary>
+    public long? Operations { get; set; }
+    public double? OperationSeconds { get; set; }
+
     /// <summary>The time a windowed hop pass's counters sessions covered: its windows and the time between them.</summary>
     public TimeSpan CountersDuration { get; set; }
 
@@ -48,6 +52,8 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
         Providers = Providers,
         TraceFiles = TraceFiles,
         CutShort = CutShort,
+        Operations = Operations,
+        OperationSeconds = OperationSeconds,
         Unrecorded = Unrecorded,
         WindowedPassCounters = CountersDuration > TimeSpan.Zero ? WindowedPassCounters : null,
     };

@@ -14,6 +14,11 @@ public sealed class SessionOptions
     /// each run recorded until it exits or for this duration.</summary>
     public TimeSpan? Duration { get; init; }
 
+    /// <summary>How many operations each run of a launched command does (every pass launches it once); null reads the count
+    /// from each run's output instead ("asynccost: N operations [in S s]", see <see cref="PassSummary.Operations"/>). A run
+    /// the tool cuts short (the duration elapsed, or stopped) did not do them: its pass's count stays unknown.</summary>
+    public long? Operations { get; init; }
+
     /// <summary>Where to keep the recorded .nettrace. With more than one pass each pass writes
     /// "&lt;name&gt;.&lt;pass&gt;.nettrace" beside it (e.g. app.allocations.nettrace, app.hops.nettrace).</summary>
     public string? OutputTracePath { get; init; }

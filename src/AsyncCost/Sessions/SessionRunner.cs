@@ -109,7 +109,8 @@ internal static class SessionRunner
         {
             var pass = new PassAccumulator(passes[i], methods);
             accumulators.Add(pass);
-            using var child = LaunchedChild.Start(command);
+            var printed = new PrintedOperations();
+            using var child = LaunchedChild.Start(command, printed.Read);
             stop = StopReason.Canceled; // until recording says otherwise: a failed start must not wait for a suspended child
             int? runtimeProcess = null;
             try
@@ -145,6 +146,12 @@ internal static class SessionRunner
                 await LaunchedChild.EndAsync(child, runtimeProcess, waitForExit: endedItself).ConfigureAwait(false);
                 // A command the tool ended (duration, Enter, Ctrl+C) has no exit code of its own.
                 exitCode = endedItself ? child.ExitCode : null;
+            }
+            if (stop == StopReason.ProcessExited)
+            {
+                // Only a run that ended by itself did its operations; its output has been read to the end by now.
+                pass.Operations = options.Operations ?? printed.Operations;
+                pass.OperationSeconds = printed.Operations == pass.Operations ? printed.Seconds : null;
             }
             if (stop == StopReason.Canceled)
             {
