@@ -60,9 +60,12 @@ internal static class Numbers
     /// <summary>A time given in milliseconds, in the unit its size reads best in ("41.2 µs", "3.05 ms", "1.20 s"), about three significant digits.</summary>
     public static string Time(double milliseconds)
     {
+        if (milliseconds == 0)
+        {
+            return "0 ms";
+        }
         var (value, unit) = Math.Abs(milliseconds) switch
         {
-            0 => (0, "ms"),
             >= 1000 => (milliseconds / 1000, "s"),
             >= 1 => (milliseconds, "ms"),
             >= 0.001 => (milliseconds * 1000, "µs"),
