@@ -16,7 +16,7 @@ internal static class HotFindingsDocument
             new("Time" + per), new("Proves"), new("Basis", ColumnAlignment.Left), new("Calls", Fit: ColumnFit.Drop),
         ])
         {
-            Note = Note(hot),
+            Note = hot.Findings.Count == 0 ? "There are none: the SARIF logs hold no AsyncCost finding." : Note(hot),
         };
         foreach (var row in hot.Findings)
         {
