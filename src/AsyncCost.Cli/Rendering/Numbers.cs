@@ -74,8 +74,9 @@ internal static class Numbers
         return value.ToString(Math.Abs(value) >= 100 ? "#,##0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture) + " " + unit;
     }
 
-    /// <summary>A time figure given in milliseconds ("~41.2 µs ±12%"), as <see cref="Figure(Report.Figure?, Func{double, string})"/> marks it.</summary>
-    public static string Time(Figure? milliseconds) => Figure(milliseconds, Time);
+    /// <summary>A time figure given in milliseconds ("~41.2 µs ±12%"), as <see cref="Figure(Report.Figure?, Func{double, string})"/> marks it;
+    /// a zero with no bound (no call suspended) reads "0 ms".</summary>
+    public static string Time(Figure? milliseconds) => milliseconds is { Value: 0, ErrorBound: 0 } ? Time(0) : Figure(milliseconds, Time);
 
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
     public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);

@@ -54,7 +54,8 @@ public sealed class FindingTime
     /// <summary>What <see cref="Milliseconds"/> is per.</summary>
     public TimeUnit Per { get; init; }
 
-    /// <summary>Events the figure rests on (waits, calls timed, hops, calls counted, stack samples), over the whole recording.</summary>
+    /// <summary>Events the figure rests on as the trace saw them (waits, calls timed, hops, allocation samples of calls, stack
+    /// samples), before any scaling from a windowed pass's windows to the whole pass: what its Poisson bound counts.</summary>
     public double Events { get; init; }
 
     /// <summary>What <see cref="Events"/> are, in words ("waits", "calls").</summary>
@@ -109,7 +110,7 @@ public static class FindingTimes
             FindingCostKind.Hops when costIn.Count > 0 => Elapsed(costIn, scale) ?? HopsOf(costIn, scale),
             FindingCostKind.Hops => HopsOf(own is null ? [] : [new CostRow(own.MethodKey, own)], scale),
             FindingCostKind.Allocations => CallsOf(finding, own, scale),
-            _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on"),
+            _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on", scale),
         };
     }
 
@@ -123,7 +124,7 @@ public static class FindingTimes
         {
             var longest = own.LongestBlockedMilliseconds ?? 0;
             var on = costIn.Count > 0 ? $" on {string.Join(", ", costIn.Select(c => c.Key))}" : "";
-            return Make(TimeBasis.TimeBlocked, blocked, waits.Value, "waits", longest, scale, [own.MethodKey],
+            return Make(TimeBasis.TimeBlocked, blocked, waits.Samples, "waits", longest, scale, [own.MethodKey],
                 Text($"time blocked{on}: {waits.Value:N0} wait(s) of {own.DisplayName} held their threads {blocked.Value:N1} ms in all (hop pass)")
                 + (waits.Value > 1 ? Text($"; the longest, {longest:N1} ms, is left out of what it proves") : ""));
         }
@@ -134,7 +135,7 @@ public static class FindingTimes
         }
         return NotObservable(taskWaits
             ? "no pass timed its waits: the hop pass (time blocked on tasks) or the cpu pass (time in any wait) did not run or did not see the method"
-            : "the hop pass times waits on tasks only; a Sleep or WaitHandle wait is timed by the cpu pass (--passes ...,cpu), which did not see the method");
+            : "the hop pass times waits on tasks only; a Sleep or WaitHandle wait is timed by the cpu pass (--passes ...,cpu), which did not see the method", scale);
     }
 
     private static FindingTime? Elapsed(IReadOnlyList<CostRow> costIn, TimeScale scale)
@@ -145,11 +146,10 @@ public static class FindingTimes
             return null;
         }
         var total = Figure.Sum(timed.Select(c => c.Row!.ElapsedMilliseconds))!;
-        var calls = timed.Sum(c => c.Row!.SuspendingCalls?.Value ?? 0);
-        var parts = string.Join(" + ", timed.Select(c => Text(
-            $"{c.Row!.DisplayName}: {c.Row.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {c.Row.ElapsedPerCallMilliseconds?.Value ?? 0:N3} ms")));
-        return Make(TimeBasis.CalleeElapsed, total, calls, "calls", 0, scale, [.. timed.Select(c => c.Key)],
-            Text($"elapsed time of the awaited calls, one after another: {parts} = {total.Value:N1} ms (hop pass){Unseen(costIn)}; ")
+                var parts = string.Join(" + ", timed.Select(c => Text(
+            $"{c.Row!.DisplayName}: {c.Row.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {Milliseconds(c.Row.ElapsedPerCallMilliseconds?.Value ?? 0)}")));
+        return Make(TimeBasis.CalleeElapsed, total, total.Samples, "calls timed", 0, scale, [.. timed.Select(c => c.Key)],
+            Text($"elapsed time of the awaited calls, one after another: {parts} = {Milliseconds(total.Value)} (hop pass){Unseen(costIn)}; ")
             + "running them together would save this less the longest call of each loop run, which the trace does not tell apart");
     }
 
@@ -160,12 +160,12 @@ public static class FindingTimes
         {
             return NotObservable(rows.Count == 0 || rows.All(r => r.Row is null)
                 ? "no pass saw the method its cost is in" + Unseen(rows)
-                : "no hop pass ran, so neither its callees' elapsed time nor their hops were measured");
+                : "no hop pass ran, so neither its callees' elapsed time nor their hops were measured", scale);
         }
         var hops = Figure.Sum(counted.Select(c => c.Row!.Hops))!;
         var hop = BenchmarkedCosts.ThreadPoolHop;
         var names = string.Join(", ", counted.Select(c => c.Row!.DisplayName));
-        return Make(TimeBasis.Hops, Times(hops, hop), hops.Value, "hops", 0, scale, [.. counted.Select(c => c.Key)], Text(
+        return Make(TimeBasis.Hops, Times(hops, hop), hops.Samples, "hops", 0, scale, [.. counted.Select(c => c.Key)], Text(
             $"{hops.Value:N0} thread-pool hops of {names} (hop pass){Unseen(rows)} × {hop.Microseconds:N3} µs ± {hop.ErrorBound:N3} a hop ({hop.Benchmark})"));
     }
 
@@ -180,13 +180,13 @@ public static class FindingTimes
         };
         if (saved is null)
         {
-            return NotObservable("its cost is bytes, and this run cannot price a byte: the allocation pass records no GC events from which the process's collection time per byte could be told");
+            return NotObservable("its cost is bytes, and this run cannot price a byte: the allocation pass records no GC events from which the process's collection time per byte could be told", scale);
         }
         if (own?.Calls is not { } calls)
         {
-            return NotObservable("no pass counted its calls (a call that completes synchronously without allocating is invisible to EventPipe)");
+            return NotObservable("no pass counted its calls (a call that completes synchronously without allocating is invisible to EventPipe)", scale);
         }
-        return Make(TimeBasis.Calls, Times(calls, saved), calls.Value, "calls", 0, scale, [own.MethodKey], Text(
+        return Make(TimeBasis.Calls, Times(calls, saved), calls.Samples, "calls seen", 0, scale, [own.MethodKey], Text(
             $"{calls.Value:N0} calls of {own.DisplayName} × {saved.Microseconds:N3} µs ± {saved.ErrorBound:N3}, {saved.What} ({saved.Benchmark})"));
     }
 
@@ -235,13 +235,17 @@ public static class FindingTimes
         return value * Math.Max(0, Math.Min(byCount, byBound));
     }
 
-    private static FindingTime NotObservable(string why) => new()
+    private static FindingTime NotObservable(string why, TimeScale scale) => new()
     {
         Basis = TimeBasis.NotObservable,
+        Per = scale.Unit,
         Explanation = "not observable: " + why,
     };
 
     private static string Text(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+
+    // A time in the explanation: milliseconds, or microseconds below one.
+    private static string Milliseconds(double ms) => ms >= 1 || ms == 0 ? Text($"{ms:N1} ms") : Text($"{ms * 1000:N1} µs");
 
     /// <summary>What a report's times are per: operations when every pass knew its own, else the seconds each pass stood for.</summary>
     private sealed class TimeScale

@@ -83,7 +83,7 @@ public class HotFindingsRankerTests
         Assert.Equal(0.4, loop.Time.Milliseconds.ErrorBound, 9);
         Assert.Equal(7.6, loop.Time.LowerBound, 9);
         Assert.Equal("Shop.Checkout.RunAsync", loop.Method!.MethodKey);
-        Assert.Contains("Shop.Stock.ReserveAsync: 4,000 suspending call(s) × 2.000 ms", loop.Time.Explanation, StringComparison.Ordinal);
+        Assert.Contains("Shop.Stock.ReserveAsync: 4,000 suspending call(s) × 2.0 ms", loop.Time.Explanation, StringComparison.Ordinal);
 
         // Without elapsed times (an older report) the same loop is priced by its callee's hops, still not by its own row.
         var older = PerOperation(Measured([.. report.Methods.Select(m => m.MethodKey == "Shop.Stock.ReserveAsync"
