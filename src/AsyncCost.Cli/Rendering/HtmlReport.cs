@@ -113,9 +113,10 @@ internal static class HtmlReport
             var method = (costKey is not null && keys.Contains(costKey)
                 ? $"<a href=\"#{MethodAnchor(costKey)}\">{HtmlPage.DottedName(name)}</a>"
                 : HtmlPage.DottedName(name)) + (costKeys.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" +{costKeys.Count - 1}") : "");
-            var timeCell = time.Milliseconds is { } ms
+            // A measured zero with no bound (no call suspended, no wait seen) has no bar to draw: it reads "0 ms".
+            var timeCell = time.Milliseconds is { } ms && (ms.Value > 0 || ms.ErrorBound > 0)
                 ? HtmlPage.BarCell(ms, timeScale, Numbers.Time, time.Explanation)
-                : $"<td class=\"num\" data-v=\"-1\">{HtmlPage.Encode(HotFindingsDocument.TimeText(row))}</td>";
+                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{(time.Milliseconds is null ? -1 : 0)}\">{HtmlPage.Encode(HotFindingsDocument.TimeText(row))}</td>");
             var proves = time.Milliseconds is null ? "<td class=\"num\" data-v=\"-1\"></td>"
                 : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{time.LowerBound:R}\">{HtmlPage.Encode(Numbers.Time(time.LowerBound))}")
                     + (time.FewEvents ? string.Create(CultureInfo.InvariantCulture, $" <span class=\"tag\">{time.Events:N0} {HtmlPage.Encode(time.EventName)}</span>") : "") + "</td>";
