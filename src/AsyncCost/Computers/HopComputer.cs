@@ -41,6 +41,10 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>Calls whose box was created in a stream that ended before they completed (pending at a window's or the
     /// recording's end): counted in <see cref="SuspendingCalls"/>, never timed.</summary>
     public long PendingCalls { get; set; }
+
+    /// <summary>How long the <see cref="PendingCalls"/> had been pending by their stream's last timed event, summed, in
+    /// milliseconds: what each is known to have lasted at least.</summary>
+    public double PendingMs { get; set; }
 }
 
 /// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need.</summary>
@@ -133,6 +137,9 @@ internal sealed class HopComputer
 
     private bool _heardThreadPool;
 
+    /// <summary>The latest timestamp of the events that carry one: where a pending call is known to have lasted until.</summary>
+    private double _lastTimestampMs;
+
     /// <summary>Work items dequeued by the thread pool.</summary>
     public long WorkItems => _counts.WorkItems;
 
@@ -170,6 +177,7 @@ internal sealed class HopComputer
             ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
             : operationName;
         Track(_boxes, taskId, new Box(name, timestampMs));
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var method = Method(name);
         method.SuspendingCalls++;
         method.Boxes++;
@@ -182,6 +190,7 @@ internal sealed class HopComputer
 
     public void OnOperationEnd(int taskId, double timestampMs)
     {
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         if (_boxes.Remove(taskId, out var box))
         {
             // By name: a call that spans a TakeCounts belongs to the interval it ends in.
@@ -199,6 +208,7 @@ internal sealed class HopComputer
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs)
     {
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
         thread.Pending = null;
         thread.FreshWorkItem = false;
@@ -228,6 +238,7 @@ internal sealed class HopComputer
 
     public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs)
     {
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
         thread.Pending = null;
         if (thread.Blocked is { } wait && wait.AwaitedTaskId == awaitedTaskId)
@@ -384,7 +395,9 @@ internal sealed class HopComputer
         ArgumentNullException.ThrowIfNull(other);
         foreach (var box in other._boxes.Values)
         {
-            Method(box.Name).PendingCalls++;
+            var pending = Method(box.Name);
+            pending.PendingCalls++;
+            pending.PendingMs += Math.Max(other._lastTimestampMs - box.BeganMs, 0);
         }
         foreach (var theirs in other._methods.Values)
         {
@@ -397,6 +410,7 @@ internal sealed class HopComputer
             method.LongestBlockMilliseconds = Math.Max(method.LongestBlockMilliseconds, theirs.LongestBlockMilliseconds);
             method.Elapsed.Add(theirs.Elapsed);
             method.PendingCalls += theirs.PendingCalls;
+            method.PendingMs += theirs.PendingMs;
             if (other.Windows == 0)
             {
                 method.HopSpread.Add(theirs.Hops, other.WorkItems);

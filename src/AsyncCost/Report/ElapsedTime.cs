@@ -19,10 +19,15 @@ internal static class ElapsedTime
 
     /// <summary>
     /// The mean elapsed milliseconds of the timed calls, ± t(n − 1) · s / √n, s the calls' standard deviation: wide for few
-    /// calls (×6.5 the normal bound at 2 calls). One call has no spread: its bound is its value (a lower bound of 0). Null
-    /// when no call was timed.
+    /// calls (×6.5 the normal bound at 2 calls). One call has no spread: its bound is its value (a lower bound of 0). Calls
+    /// left pending at a stream's end are the longer ones, and the mean of all the calls is at least the mean that counts
+    /// each of them at what it is known to have lasted (<paramref name="pendingMs"/>): where that is above the timed calls'
+    /// mean, the difference is added to the bound. Null when no call was timed.
     /// </summary>
-    public static Figure? PerCall(CallDurations timed)
+    /// <param name="timed">The calls timed from first suspension to completion.</param>
+    /// <param name="pendingCalls">Calls seen to suspend but not to complete.</param>
+    /// <param name="pendingMs">How long those had been pending when their stream ended, summed.</param>
+    public static Figure? PerCall(CallDurations timed, long pendingCalls = 0, double pendingMs = 0)
     {
         ArgumentNullException.ThrowIfNull(timed);
         var n = timed.Count;
@@ -37,6 +42,8 @@ internal static class ElapsedTime
             var variance = Math.Max(timed.SumOfSquaresMs - (n * mean * mean), 0) / (n - 1);
             bound = StudentQuantile(n - 1) * Math.Sqrt(variance / n);
         }
+        var leastMeanOfAll = (timed.SumMs + pendingMs) / (n + pendingCalls);
+        bound += Math.Max(leastMeanOfAll - mean, 0);
         return new Figure { Value = mean, ErrorBound = bound, Samples = n, Sampled = true, Source = FigureSource.HopPass };
     }
 

@@ -314,7 +314,8 @@ public sealed class MethodCost
     /// completed inside one stream of the hop pass (a window, or the whole recording), ± the 95 % Student-t interval from the
     /// calls' own spread (wide for few calls; one call's bound is its value). Calls pending at a window's edge are not
     /// timed, and the longer a call the likelier it straddles an edge: where calls last a sizeable part of a window the mean
-    /// is low (warning <c>elapsed-pending</c>). Null when no suspending call completed inside the recording.
+    /// is low (warning <c>elapsed-pending</c>); the bound then also reaches the mean that counts each pending call at what it
+    /// had lasted when its stream ended. Null when no suspending call completed inside the recording.
     /// </summary>
     [Description("Mean milliseconds from a suspending call's first suspension to its completion (hop pass), over the calls timed inside the recording, with a 95 % Student-t bound from their spread; the synchronous first segment is not included. Null when no suspending call completed inside the recording.")]
     public Figure? ElapsedPerCallMilliseconds { get; init; }

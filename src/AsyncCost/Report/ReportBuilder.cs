@@ -486,7 +486,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // An async iterator's box spans an enumeration, its consumer's time included, and so does any box seen serving
             // several calls (an iterator the trace did not name as one): not the time a call waited.
             var boxPerCall = !isAsyncIterator && _hops is { } timed && timed.SuspendingCalls <= timed.Boxes;
-            var elapsedPerCall = boxPerCall ? ElapsedTime.PerCall(_hops!.Elapsed) : null;
+            var elapsedPerCall = boxPerCall ? ElapsedTime.PerCall(_hops!.Elapsed, _hops.PendingCalls, _hops.PendingMs) : null;
             // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
             var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
             return (new MethodCost

@@ -30,6 +30,9 @@ public class AccuracyTests
     /// <summary>Conversion slack between the event timestamps and the workload's own Stopwatch (the same monotonic clock).</summary>
     private const double ClockSlackMs = 0.1;
 
+    /// <summary>A windowed hop pass on a launched command: windows of 0.5 s in every 2 s, counters only between them.</summary>
+    private static readonly SessionOptions WindowedHops = new() { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) };
+
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
 
@@ -252,8 +255,7 @@ public class AccuracyTests
         // Windows of 0.5 s in every 2 s over ~6 s of 20 ms calls: about a quarter of the calls are timed, and each window's
         // edges leave a call pending, untimed.
         const int calls = 300;
-        var (report, truth) = await LaunchAsync("delay", calls,
-            new SessionOptions { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) });
+        var (report, truth) = await LaunchAsync("delay", calls, WindowedHops);
 
         var row = Row(report, DelayMethod);
         var perCall = row.ElapsedPerCallMilliseconds!;
@@ -301,8 +303,7 @@ public class AccuracyTests
     {
         // Several seconds at 2-5 M calls/s untraced: windows of 0.5 s in every 2 s, counters only between them.
         const int calls = 20_000_000;
-        var (report, truth) = await LaunchAsync("yield", calls,
-            new SessionOptions { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) });
+        var (report, truth) = await LaunchAsync("yield", calls, WindowedHops);
 
         var row = Row(report, YieldMethod);
         var pass = report.Passes.Single();

@@ -45,6 +45,20 @@ public class ElapsedTimeTests
         Assert.Null(ElapsedTime.PerCall(new CallDurations()));
     }
 
+    [Fact]
+    public void Calls_left_pending_widen_the_bound_up_to_the_least_mean_of_all_the_calls()
+    {
+        var timedOnly = ElapsedTime.PerCall(Durations(20, 22, 24))!;
+        // One call still pending after 200 ms: the four calls' mean is at least (66 + 200) / 4 = 66.5 ms.
+        var longPending = ElapsedTime.PerCall(Durations(20, 22, 24), pendingCalls: 1, pendingMs: 200)!;
+        // One that had just begun: it says nothing beyond the timed calls.
+        var freshPending = ElapsedTime.PerCall(Durations(20, 22, 24), pendingCalls: 1, pendingMs: 1)!;
+
+        Assert.Equal(22, longPending.Value, 9);
+        Assert.Equal(timedOnly.ErrorBound + (66.5 - 22), longPending.ErrorBound, 9);
+        Assert.Equal(timedOnly, freshPending);
+    }
+
     [Theory]
     [InlineData(1, 12.706)]
     [InlineData(30, 2.042)]
