@@ -30,7 +30,7 @@ internal static class HotFindingsDocument
                 method?.DisplayName ?? row.Finding.MethodKey ?? "-",
                 CostName(row.Finding.CostKind),
                 VerdictText(row),
-                Numbers.Count(method?.Calls),
+                method is null ? "-" : Numbers.Calls(method.Calls),
                 Numbers.PerCall(method?.BytesPerCall),
                 Numbers.PerCall(method?.HopsPerCall));
         }

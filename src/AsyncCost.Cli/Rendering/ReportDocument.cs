@@ -189,7 +189,7 @@ internal static class ReportDocument
                 + "Calls x bytes/call = total bytes within the bounds: on one launched run, calls are counted exactly by the hop pass "
                 + "where it saw every call; attached, they are estimated from the allocation pass, the time the bytes were sampled in. "
                 + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. Calls "
-                + "that complete synchronously without allocating are invisible to EventPipe."
+                + "that complete synchronously without allocating a box or task are invisible to EventPipe: a row that has only such calls says not observable, never 0."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
                     : ""),
@@ -198,7 +198,7 @@ internal static class ReportDocument
         {
             table.AddRow(
                 method.DisplayName,
-                Numbers.Count(method.Calls),
+                Numbers.Calls(method.Calls),
                 Numbers.PerCall(method.BytesPerCall),
                 Numbers.PerCall(method.ObjectsPerCall),
                 Numbers.PerCall(method.HopsPerCall),

@@ -161,7 +161,7 @@ public static class HotFindingsRanker
     /// <summary>A method that ran but has no share of the cost its rule is about: say what the passes could not see.</summary>
     private static (FindingVerdict, string) Unshared(MethodCost method, FindingCostKind kind, AsyncCostReport measured) =>
         (FindingVerdict.NotObservable, SharedTask(method.MethodKey, measured) ?? string.Create(CultureInfo.InvariantCulture,
-            $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({method.Calls?.Value ?? 0:N0} call(s) seen)."));
+            $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({(method.Calls is { } calls ? $"{calls.Value:N0} call(s) seen" : "its calls not observable")})."));
 
     private static string TimeRanked(MethodCost method, FindingCostKind kind) => string.Create(CultureInfo.InvariantCulture,
         $"Ranked by time: no {KindName(kind)} measured is tied to it (its calls complete synchronously without allocating or suspending), but the cpu pass sampled ~{method.CpuMilliseconds?.Value ?? 0:N0} ms running in it.");

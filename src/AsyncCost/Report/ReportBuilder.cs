@@ -466,15 +466,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
                 bytesPerCall, objectsPerCall));
-            // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
-            var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
             return (new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = callsUnseen ? null : row.Calls,
+                Calls = row.Calls,
                 SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = row.Bytes,
