@@ -40,7 +40,7 @@ internal sealed class SeriesBook(int maxMethods)
         {
             var increase = Increase(method, _previous.GetValueOrDefault(method.MethodKey));
             _previous[method.MethodKey] = method;
-            if (increase.Bytes > 0 || increase.Calls > 0 || increase.Hops > 0 || increase.Suspensions > 0 || increase.BlockingWaits > 0)
+            if (increase.Bytes > 0 || increase.Calls > 0 || increase.Hops > 0 || increase.Suspensions > 0 || increase.BlockingWaits > 0 || increase.ElapsedMilliseconds > 0)
             {
                 increases.Add(increase);
             }
@@ -77,6 +77,7 @@ internal sealed class SeriesBook(int maxMethods)
             Suspensions = now.Suspensions - (before?.Suspensions ?? 0),
             Hops = now.Hops - (before?.Hops ?? 0),
             BlockingWaits = now.BlockingWaits - (before?.BlockingWaits ?? 0),
+            ElapsedMilliseconds = now.ElapsedMilliseconds - (before?.ElapsedMilliseconds ?? 0),
         };
         foreach (var (kind, bytes) in now.BytesByKind)
         {
@@ -91,6 +92,7 @@ internal sealed class SeriesBook(int maxMethods)
         series.Suspensions += increase.Suspensions;
         series.Hops += increase.Hops;
         series.BlockingWaits += increase.BlockingWaits;
+        series.ElapsedMilliseconds += increase.ElapsedMilliseconds;
         foreach (var (kind, bytes) in increase.BytesByKind)
         {
             series.BytesByKind[kind] = series.BytesByKind.GetValueOrDefault(kind) + bytes;

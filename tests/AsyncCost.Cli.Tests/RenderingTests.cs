@@ -50,6 +50,9 @@ public sealed class RenderingTests
                 SuspendingCalls = Figure.Exact(1000, FigureSource.HopPass),
                 Hops = Figure.Exact(1000, FigureSource.HopPass),
                 HopsPerCall = Figure.Exact(1, FigureSource.HopPass),
+                // Every call timed, first suspension to completion: a mean with the bound of the calls' spread.
+                ElapsedPerCallMilliseconds = new Figure { Value = 20.7, ErrorBound = 0.29, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
+                ElapsedMilliseconds = new Figure { Value = 20_700, Samples = 1000, Source = FigureSource.HopPass },
                 ShareOfAsyncBytes = 0.9,
             },
             new MethodCost
@@ -81,7 +84,7 @@ public sealed class RenderingTests
         // Calls counted by the hop pass print as they are; the allocation pass's estimates carry ~ and their bound.
         Assert.Matches(CostlyFigures, lines[costly]);
         // Four samples: the estimate's bound is as wide as the figure itself.
-        Assert.Matches(@"~4,300 ±98%\s+~2\.9 ±0\.0%\s+-\s+-\s+~12\.2 KB ±98%", Assert.Single(lines, l => l.Contains(KestrelName, StringComparison.Ordinal)));
+        Assert.Matches(@"~4,300 ±98%\s+-\s+~2\.9 ±0\.0%\s+-\s+-\s+~12\.2 KB ±98%", Assert.Single(lines, l => l.Contains(KestrelName, StringComparison.Ordinal)));
         Assert.Matches(@"Contoso\.Small\.RunAsync\s+10\s", lines[cheap]);
         Assert.All(lines, l => Assert.Equal(l.TrimEnd(), l));
         Assert.Contains(lines, l => l.Contains("threadpool", StringComparison.Ordinal) && l.Contains("75.0 %", StringComparison.Ordinal));
@@ -92,10 +95,10 @@ public sealed class RenderingTests
     {
         var text = Render(ReportFormat.Markdown);
 
-        Assert.Contains("| Method | Calls | Bytes/call |", text, StringComparison.Ordinal);
-        Assert.Contains("| --- | ---: | ---: |", text, StringComparison.Ordinal);
+        Assert.Contains("| Method | Calls | Elapsed/call | Bytes/call |", text, StringComparison.Ordinal);
+        Assert.Contains("| --- | ---: | ---: | ---: |", text, StringComparison.Ordinal);
         Assert.Contains("PriceCache&lt;TKey, TValue&gt;", text, StringComparison.Ordinal);
-        Assert.Contains("| 1,000 | ~112 ±0.4% |", text, StringComparison.Ordinal);
+        Assert.Contains("| 1,000 | ~20.7 ms ±1.4% | ~112 ±0.4% |", text, StringComparison.Ordinal);
         Assert.Contains("| ~4,300 ±98% |", text, StringComparison.Ordinal);
     }
 
@@ -186,7 +189,7 @@ public sealed class RenderingTests
 
     private static string Render(ReportFormat format) => Render(Report, new ReportView(format));
 
-    private const string CostlyFigures = @"1,000\s+~112 ±0\.4%\s+~1\.0 ±0\.0%\s+1\.0\s+~109\.4 KB ±5\.0%\s+90\.0 %\s+allocations\+hops";
+    private const string CostlyFigures = @"1,000\s+~20\.7 ms ±1\.4%\s+~112 ±0\.4%\s+~1\.0 ±0\.0%\s+1\.0\s+~109\.4 KB ±5\.0%\s+90\.0 %\s+allocations\+hops";
 
     [Theory]
     [InlineData(100)]
@@ -208,7 +211,7 @@ public sealed class RenderingTests
         // their headers (right-aligned numbers end where the header ends).
         (string Header, string Figure)[] columns =
         [
-            ("Calls", "1,000"), ("Bytes/call", "~112 ±0.4%"), ("Obj/call", "~1.0 ±0.0%"), ("Hops/call", "1.0"),
+            ("Calls", "1,000"), ("Elapsed/call", "~20.7 ms ±1.4%"), ("Bytes/call", "~112 ±0.4%"), ("Obj/call", "~1.0 ±0.0%"), ("Hops/call", "1.0"),
             ("Total bytes", "~109.4 KB ±5.0%"), ("Share", "90.0 %"), ("Pass", "allocations+hops"),
         ];
         var shown = columns.Where(c => header.Contains(c.Header, StringComparison.Ordinal)).ToList();
@@ -219,7 +222,8 @@ public sealed class RenderingTests
         }
 
         var leftOut = columns.Except(shown).Select(c => c.Header).ToList();
-        Assert.Equal(["Calls", "Bytes/call", "Hops/call", "Share"], shown.Select(c => c.Header).Intersect(["Calls", "Bytes/call", "Hops/call", "Share"]));
+        string[] kept = ["Calls", "Elapsed/call", "Bytes/call", "Hops/call", "Share"];
+        Assert.Equal(kept, shown.Select(c => c.Header).Intersect(kept));
         if (leftOut.Count > 0)
         {
             Assert.Contains($"Left out for width: {string.Join(", ", leftOut)} (--wide", string.Join(" ", lines.Select(l => l.Trim())), StringComparison.Ordinal);

@@ -73,8 +73,10 @@ public sealed class InstrumentationTests
         var (tags, value) = Assert.Single(hops, p => p.Tags["method"] as string == Workload.YieldOnceKey);
         Assert.InRange(value, 4_500, 5_000);
         Assert.Contains(Points(exported, "asynccost.method.suspensions"), p => p.Tags["method"] as string == Workload.YieldOnceKey && p.Value >= 4_900);
+        // Each Task.Yield call waits for its continuation to run: some time, however little.
+        Assert.Contains(Points(exported, "asynccost.method.elapsed"), p => p.Tags["method"] as string == Workload.YieldOnceKey && p.Value > 0);
         // Hop stream always on: allocations all carry the observer effect, so no allocated_bytes point is published.
-        Assert.Equal(["asynccost.method.blocking_waits", "asynccost.method.calls", "asynccost.method.hops", "asynccost.method.suspensions"],
+        Assert.Equal(["asynccost.method.blocking_waits", "asynccost.method.calls", "asynccost.method.elapsed", "asynccost.method.hops", "asynccost.method.suspensions"],
             exported.Select(m => m.Name).Distinct().Order(StringComparer.Ordinal));
         Assert.Equal("AsyncCost", exported[0].MeterName);
         Assert.Single(tags);

@@ -22,6 +22,7 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["iterator"] = RunIterator,
     ["drive-yields"] = RunDriveYields,
     ["iterator-awaiting"] = RunIteratorAwaiting,
+    ["delay"] = RunDelay,
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
@@ -51,6 +52,7 @@ if (flags.Contains("--loop"))
 do
 {
     Scenarios.ResetBlocked();
+    Scenarios.ResetCallClock();
     var scope = AsyncCostScope.Start();
     var clock = System.Diagnostics.Stopwatch.StartNew();
     var checksum = await scenario(count);
@@ -71,6 +73,8 @@ do
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
         ["blockedSeconds"] = Scenarios.BlockedSeconds,
+        ["callSeconds"] = Scenarios.CallSeconds,
+        ["longestCallSeconds"] = Scenarios.LongestCallSeconds,
         ["endedAtMs"] = DiagnosticSessions.Uptime.ElapsedMilliseconds,
     };
     Console.WriteLine("RESULT " + JsonSerializer.Serialize(result));
@@ -169,6 +173,17 @@ static async Task<long> RunDriveYields(int count)
     for (var i = 0; i < count; i++)
     {
         sum += await Scenarios.DriveYieldsAsync(10);
+    }
+    return sum;
+}
+
+// count calls of DelayOnceAsync one after another, each timed by its caller.
+static async Task<long> RunDelay(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.TimedDelayAsync(i);
     }
     return sum;
 }

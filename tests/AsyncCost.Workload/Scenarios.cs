@@ -128,6 +128,52 @@ internal static class Scenarios
     /// <summary>The async twin of the ping-pong: two async loops hand a token back and forth through TaskCompletionSources;
     /// continuations run inline on the completing thread, so nothing blocks and nothing switches.</summary>
     public static Task<long> AsyncPingPongAsync(int roundTrips) => new AsyncPingPong().RunAsync(roundTrips);
+
+    // Declared last, so that the state machines above keep the names the tests expect.
+    /// <summary>What <see cref="DelayOnceAsync"/> awaits, in milliseconds.</summary>
+    public const int DelayMilliseconds = 20;
+
+    private static long s_callTicks, s_longestCallTicks;
+
+    /// <summary>Time callers waited on <see cref="DelayOnceAsync"/> since the last <see cref="ResetCallClock"/>, as they timed it, in seconds.</summary>
+    public static double CallSeconds => (double)Interlocked.Read(ref s_callTicks) / System.Diagnostics.Stopwatch.Frequency;
+
+    /// <summary>The longest of those calls, in seconds.</summary>
+    public static double LongestCallSeconds => (double)Interlocked.Read(ref s_longestCallTicks) / System.Diagnostics.Stopwatch.Frequency;
+
+    public static void ResetCallClock()
+    {
+        Interlocked.Exchange(ref s_callTicks, 0);
+        Interlocked.Exchange(ref s_longestCallTicks, 0);
+    }
+
+    /// <summary>Calls <see cref="DelayOnceAsync"/> and adds the time it waited on it, from before the call to after the await.</summary>
+    public static async Task<int> TimedDelayAsync(int value)
+    {
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        var result = await DelayOnceAsync(value);
+        var ticks = System.Diagnostics.Stopwatch.GetTimestamp() - started;
+        Interlocked.Add(ref s_callTicks, ticks);
+        var longest = Interlocked.Read(ref s_longestCallTicks);
+        while (ticks > longest)
+        {
+            var seen = Interlocked.CompareExchange(ref s_longestCallTicks, ticks, longest);
+            if (seen == longest)
+            {
+                break;
+            }
+            longest = seen;
+        }
+        return result;
+    }
+
+    /// <summary>Awaits a <see cref="DelayMilliseconds"/> timer: one box per call, and its caller waits at least the delay.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> DelayOnceAsync(int value)
+    {
+        await Task.Delay(DelayMilliseconds);
+        return value + 1;
+    }
 }
 
 /// <summary>Holds the two hand-off sources of the async ping-pong.</summary>

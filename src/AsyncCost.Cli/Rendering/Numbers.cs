@@ -69,6 +69,13 @@ internal static class Numbers
     /// <summary>A per-call figure (one decimal below 100).</summary>
     public static string PerCall(Figure? figure) => Figure(figure, value => PerCall((double?)value));
 
+    /// <summary>Milliseconds per call: one decimal from 1 ms (whole numbers from 100), two significant digits below.</summary>
+    public static string MillisecondsPerCall(double value)
+        => (value < 1 ? SignificantDigits(value, 2).ToString("0.#####", CultureInfo.InvariantCulture) : PerCall((double?)value)) + " ms";
+
+    /// <summary>A milliseconds-per-call figure.</summary>
+    public static string MillisecondsPerCall(Figure? figure) => Figure(figure, MillisecondsPerCall);
+
     /// <summary>A byte figure (binary units).</summary>
     public static string Bytes(Figure? figure) => Figure(figure, Bytes);
 

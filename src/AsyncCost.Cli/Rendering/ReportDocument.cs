@@ -53,6 +53,7 @@ internal static class ReportDocument
             "method", "methodKey", "calls", "callsErrorBound", "callsKind", "sampledCalls", "suspendingCalls",
             "bytesPerCall", "bytesPerCallErrorBound", "objectsPerCall", "objectsPerCallErrorBound", "hopsPerCall", "hopsPerCallErrorBound",
             "bytes", "bytesErrorBound", "bytesSamples", "objects", "objectsErrorBound", "hops", "hopsErrorBound", "blockingWaits",
+            "elapsedPerCallMilliseconds", "elapsedPerCallMillisecondsErrorBound", "elapsedMilliseconds", "elapsedMillisecondsErrorBound",
             "shareOfAsyncBytes", "passes", "origin", "assembly",
         ];
         var table = new TextTable("Async methods", [.. headers.Select(h => new TextColumn(h))]);
@@ -74,6 +75,8 @@ internal static class ReportDocument
                 .. ValueAndBound(method.Objects),
                 .. ValueAndBound(method.Hops),
                 Numbers.Raw(method.BlockingWaits?.Value),
+                .. ValueAndBound(method.ElapsedPerCallMilliseconds),
+                .. ValueAndBound(method.ElapsedMilliseconds),
                 Numbers.Raw(method.ShareOfAsyncBytes),
                 Passes(method),
                 method.Origin == MethodOrigin.User ? "user" : "framework",
@@ -181,14 +184,17 @@ internal static class ReportDocument
     {
         var table = new TextTable("Async methods, most costly first",
         [
-            new("Method", ColumnAlignment.Left), new("Calls"), new("Bytes/call"), new("Obj/call", Fit: ColumnFit.Drop), new("Hops/call"),
+            new("Method", ColumnAlignment.Left), new("Calls"), new("Elapsed/call"), new("Bytes/call"),
+            new("Obj/call", Fit: ColumnFit.Drop), new("Hops/call"),
             new("Total bytes", Fit: ColumnFit.Drop), new("Share"), new("Pass", ColumnAlignment.Left, ColumnFit.Drop),
         ])
         {
             Note = "~ marks an estimate from allocation samples, with its error bound (95 %); figures without ~ are exact counts. "
                 + "Calls x bytes/call = total bytes within the bounds: on one launched run, calls are counted exactly by the hop pass "
                 + "where it saw every call; attached, they are estimated from the allocation pass, the time the bytes were sampled in. "
-                + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. Calls "
+                + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. "
+                + "Elapsed/call: the mean time a caller waited on a call that suspended, from its first suspension to its completion "
+                + "(hop pass; ~ and the bound of the calls' spread). Calls "
                 + "that complete synchronously without allocating a box or task are invisible to EventPipe: a row that has only such calls says not observable, never 0."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
@@ -199,6 +205,7 @@ internal static class ReportDocument
             table.AddRow(
                 method.DisplayName,
                 Numbers.Calls(method.Calls),
+                Numbers.MillisecondsPerCall(method.ElapsedPerCallMilliseconds),
                 Numbers.PerCall(method.BytesPerCall),
                 Numbers.PerCall(method.ObjectsPerCall),
                 Numbers.PerCall(method.HopsPerCall),

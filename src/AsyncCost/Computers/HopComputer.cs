@@ -30,6 +30,43 @@ internal sealed class MethodHops(string stateMachineName)
 
     /// <summary>How <see cref="SuspendingCalls"/> varied over the windows (streams) added.</summary>
     public WindowSpread CallSpread { get; } = new();
+
+    /// <summary>The calls timed from their box's creation (first suspension) to its completion, both seen in one stream.</summary>
+    public CallDurations Elapsed { get; } = new();
+
+    /// <summary>Calls whose box was created in a stream that ended before they completed (pending at a window's or the
+    /// recording's end): counted in <see cref="SuspendingCalls"/>, never timed.</summary>
+    public long PendingCalls { get; set; }
+
+    /// <summary>How long the <see cref="PendingCalls"/> had been pending by their stream's last timed event, summed, in
+    /// milliseconds: what each is known to have lasted at least.</summary>
+    public double PendingMs { get; set; }
+}
+
+/// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need.</summary>
+internal sealed class CallDurations
+{
+    public long Count { get; private set; }
+
+    /// <summary>Σ duration, in milliseconds.</summary>
+    public double SumMs { get; private set; }
+
+    /// <summary>Σ duration², in milliseconds².</summary>
+    public double SumOfSquaresMs { get; private set; }
+
+    public void Add(double durationMs)
+    {
+        Count++;
+        SumMs += durationMs;
+        SumOfSquaresMs += durationMs * durationMs;
+    }
+
+    public void Add(CallDurations other)
+    {
+        Count += other.Count;
+        SumMs += other.SumMs;
+        SumOfSquaresMs += other.SumOfSquaresMs;
+    }
 }
 
 /// <summary>
@@ -73,14 +110,16 @@ internal sealed class WindowSpread
 /// first segment (before its first suspension, when it has no box yet) is charged to the resumed caller it runs under, and
 /// one in code outside any resumed method is unattributed. A continuation registered after the async method it awaited had
 /// completed runs from the pool, but only because it lost a race (which tracing widens): it is counted apart, not as a hop.
-/// State is bounded by the number of live tasks, capped at
+/// A call is timed from its box's creation (TraceOperationBegin, at its first suspension) to the box's completion
+/// (TraceOperationEnd): the time its caller waited, less the call's synchronous first segment; a box created before the
+/// stream started, or still pending when it ended, is not timed. State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
 {
     public const int MaxTrackedTasks = 1_000_000;
 
-    private readonly Dictionary<int, string> _boxes = [];
+    private readonly Dictionary<int, Box> _boxes = [];
     private readonly Dictionary<int, int> _waitingBoxByAwaitedTask = [];
     private readonly Dictionary<int, Suspension> _boxByContinuation = [];
     private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
@@ -93,6 +132,9 @@ internal sealed class HopComputer
     private StreamCounts _counts = new();
 
     private bool _heardThreadPool;
+
+    /// <summary>The latest timestamp of the events that carry one: where a pending call is known to have lasted until.</summary>
+    private double _lastTimestampMs;
 
     /// <summary>Work items dequeued by the thread pool.</summary>
     public long WorkItems => _counts.WorkItems;
@@ -125,12 +167,13 @@ internal sealed class HopComputer
     /// <summary>Σ over the windows of their dequeued work items squared.</summary>
     public double WorkItemsSquared { get; private set; }
 
-    public void OnOperationBegin(int threadId, int taskId, string operationName)
+    public void OnOperationBegin(int threadId, int taskId, string operationName, double timestampMs)
     {
         var name = operationName.StartsWith(KnownEvents.AsyncOperationPrefix, StringComparison.Ordinal)
             ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
             : operationName;
-        Track(_boxes, taskId, name);
+        Track(_boxes, taskId, new Box(name, timestampMs));
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var method = Method(name);
         method.SuspendingCalls++;
         method.Boxes++;
@@ -141,9 +184,14 @@ internal sealed class HopComputer
         thread.FreshWorkItem = false;
     }
 
-    public void OnOperationEnd(int taskId)
+    public void OnOperationEnd(int taskId, double timestampMs)
     {
-        _boxes.Remove(taskId);
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
+        if (_boxes.Remove(taskId, out var box))
+        {
+            // By name: a call that spans a TakeCounts belongs to the interval it ends in.
+            Method(box.Name).Elapsed.Add(Math.Max(timestampMs - box.BeganMs, 0));
+        }
         if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
         {
             Track(_completedAwaitedBoxes, taskId, true);
@@ -156,12 +204,13 @@ internal sealed class HopComputer
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs)
     {
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
         thread.Pending = null;
         thread.FreshWorkItem = false;
         if (behavior == KnownEvents.SynchronousWaitBehavior)
         {
-            var blocker = thread.ResumedBox != 0 && _boxes.TryGetValue(thread.ResumedBox, out var name) ? Method(name) : null;
+            var blocker = thread.ResumedBox != 0 && _boxes.TryGetValue(thread.ResumedBox, out var box) ? Method(box.Name) : null;
             if (blocker is not null)
             {
                 blocker.BlockingWaits++;
@@ -185,6 +234,7 @@ internal sealed class HopComputer
 
     public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs)
     {
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
         thread.Pending = null;
         if (thread.Blocked is { } wait && wait.AwaitedTaskId == awaitedTaskId)
@@ -312,7 +362,7 @@ internal sealed class HopComputer
             // machine (hops/call 0.94-0.98 in attached 0.5 s windows): a call that suspended and resumed before the pool's
             // first event could not show its hop. The stream's calls count from here, with those still suspended now.
             _heardThreadPool = true;
-            var live = _boxes.Values.CountBy(name => name, StringComparer.Ordinal).ToDictionary(StringComparer.Ordinal);
+            var live = _boxes.Values.CountBy(box => box.Name, StringComparer.Ordinal).ToDictionary(StringComparer.Ordinal);
             foreach (var method in _methods.Values)
             {
                 method.SuspendingCalls = live.GetValueOrDefault(method.StateMachineName);
@@ -331,11 +381,18 @@ internal sealed class HopComputer
     /// <summary>
     /// Adds another stream's figures (a later slice, window or trace file of the same pass). Only the counts add: a task pending
     /// at the end of one stream cannot be followed into another, just as at the edges of a single trace. Each stream added
-    /// is one window of the pass's spread.
+    /// is one window of the pass's spread. The boxes the other stream still followed were pending at its end: their calls
+    /// are counted as such, untimed.
     /// </summary>
     public void Add(HopComputer other)
     {
         ArgumentNullException.ThrowIfNull(other);
+        foreach (var box in other._boxes.Values)
+        {
+            var pending = Method(box.Name);
+            pending.PendingCalls++;
+            pending.PendingMs += Math.Max(other._lastTimestampMs - box.BeganMs, 0);
+        }
         foreach (var theirs in other._methods.Values)
         {
             var method = Method(theirs.StateMachineName);
@@ -344,6 +401,9 @@ internal sealed class HopComputer
             method.Hops += theirs.Hops;
             method.BlockingWaits += theirs.BlockingWaits;
             method.BlockedMilliseconds += theirs.BlockedMilliseconds;
+            method.Elapsed.Add(theirs.Elapsed);
+            method.PendingCalls += theirs.PendingCalls;
+            method.PendingMs += theirs.PendingMs;
             if (other.Windows == 0)
             {
                 method.HopSpread.Add(theirs.Hops, other.WorkItems);
@@ -420,9 +480,9 @@ internal sealed class HopComputer
     /// <summary>Adds (or takes back) a hop of this box's method, or of no known method.</summary>
     private void Charge(int box, int hops)
     {
-        if (_boxes.TryGetValue(box, out var name))
+        if (_boxes.TryGetValue(box, out var tracked))
         {
-            Method(name).Hops += hops;
+            Method(tracked.Name).Hops += hops;
         }
         else
         {
@@ -434,9 +494,9 @@ internal sealed class HopComputer
     /// on a box that serves several (an async iterator's MoveNextAsync). Only synchronous-work events tell a box's own run.</summary>
     private void CountCallStart(int box, Suspension suspension)
     {
-        if (SawSynchronousWork && box != suspension.RunningBox && box != suspension.CreatedBox && _boxes.TryGetValue(box, out var name))
+        if (SawSynchronousWork && box != suspension.RunningBox && box != suspension.CreatedBox && _boxes.TryGetValue(box, out var tracked))
         {
-            Method(name).SuspendingCalls++;
+            Method(tracked.Name).SuspendingCalls++;
         }
     }
 
@@ -527,6 +587,9 @@ internal sealed class HopComputer
         /// <summary>The synchronous wait this thread is blocked in.</summary>
         public BlockingWait? Blocked { get; set; }
     }
+
+    /// <summary>A box being followed: its method's state machine, and when it was created (its call's first suspension).</summary>
+    private readonly record struct Box(string Name, double BeganMs);
 
     /// <summary>Where a box suspended: the box guessed to own the continuation, the box running then, the box just created.</summary>
     private sealed record Suspension(int GuessedBox, int RunningBox, int CreatedBox);

@@ -47,10 +47,10 @@ internal static class EventMapping
         switch (id)
         {
             case KnownEvents.TraceOperationBeginId:
-                hops.OnOperationBegin(thread, Int(e, "TaskID"), e.Field("OperationName") as string ?? "");
+                hops.OnOperationBegin(thread, Int(e, "TaskID"), e.Field("OperationName") as string ?? "", e.TimestampMs);
                 break;
             case KnownEvents.TraceOperationEndId:
-                hops.OnOperationEnd(Int(e, "TaskID"));
+                hops.OnOperationEnd(Int(e, "TaskID"), e.TimestampMs);
                 break;
             case KnownEvents.TaskWaitBeginId:
                 hops.OnWaitBegin(thread, Int(e, "TaskID"), Int(e, "ContinueWithTaskID"), Int(e, "Behavior"), e.TimestampMs);

@@ -155,6 +155,7 @@ public sealed class AsyncCostListener : IDisposable
             totals.Suspensions += method.SuspendingCalls?.Value ?? 0;
             totals.Hops += method.Hops?.Value ?? 0;
             totals.BlockingWaits += method.BlockingWaits?.Value ?? 0;
+            totals.ElapsedMilliseconds += method.ElapsedMilliseconds?.Value ?? 0;
         }
     }
 

@@ -32,9 +32,13 @@ public sealed class MethodTotals
     /// <summary>Estimated synchronous waits on the method's task (from the hop stream).</summary>
     public double BlockingWaits { get; set; }
 
+    /// <summary>Estimated milliseconds callers waited on the method's calls that suspended, first suspension to completion
+    /// (from the hop stream; see <see cref="MethodCost.ElapsedMilliseconds"/>).</summary>
+    public double ElapsedMilliseconds { get; set; }
+
     internal MethodTotals Copy()
     {
-        var copy = new MethodTotals { MethodKey = MethodKey, DisplayName = DisplayName, Calls = Calls, Suspensions = Suspensions, Hops = Hops, BlockingWaits = BlockingWaits };
+        var copy = new MethodTotals { MethodKey = MethodKey, DisplayName = DisplayName, Calls = Calls, Suspensions = Suspensions, Hops = Hops, BlockingWaits = BlockingWaits, ElapsedMilliseconds = ElapsedMilliseconds };
         foreach (var (kind, bytes) in BytesByKind)
         {
             copy.BytesByKind[kind] = bytes;

@@ -12,6 +12,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
 
     private const int MaxUnattributedRows = 50;
 
+    /// <summary>The share of a method's calls left pending at a stream's end beyond which its elapsed per call is flagged.</summary>
+    private const double PendingShareWarned = 0.05;
+
     private readonly Dictionary<string, MethodRow> _rows = new(StringComparer.Ordinal);
     private readonly List<ReportWarning> _warnings = [];
     private readonly HashSet<string> _ambiguousShortNames = new(StringComparer.Ordinal);
@@ -137,6 +140,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Hops = m.Hops,
         BlockingWaits = m.BlockingWaits,
         BlockedMilliseconds = m.BlockedMilliseconds,
+        ElapsedMilliseconds = m.ElapsedMilliseconds,
+        ElapsedPerCallMilliseconds = m.ElapsedPerCallMilliseconds,
         CpuMilliseconds = m.CpuMilliseconds,
         WaitMilliseconds = m.WaitMilliseconds,
         ShareOfAsyncBytes = share,
@@ -280,12 +285,23 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             _warnings.Add(new ReportWarning("hop-windows-unscaled", "The hop pass recorded in windows but no thread-pool counter covered the time between them: its counts are the windows' own, not the whole pass's."));
         }
+        var untimed = new List<string>();
         foreach (var method in hops.Results())
         {
             if (ResolveShortName(method.StateMachineName) is { } name)
             {
-                Row(name).AddHops(method);
+                var row = Row(name);
+                row.AddHops(method);
+                var began = method.PendingCalls + method.Elapsed.Count;
+                if (!row.IsAsyncIterator && method.Elapsed.Count > 0 && method.PendingCalls > PendingShareWarned * began)
+                {
+                    untimed.Add(string.Create(CultureInfo.InvariantCulture, $"{row.DisplayName} ({method.PendingCalls:N0} of {began:N0} calls)"));
+                }
             }
+        }
+        if (untimed.Count > 0)
+        {
+            _warnings.Add(new ReportWarning("elapsed-pending", $"Calls still pending at the end of a hop window (or of the recording) cannot be timed, and the longer a call, the likelier it is pending: the elapsed time per call is low for {string.Join("; ", untimed)}."));
         }
     }
 
@@ -466,6 +482,10 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 hasAllocations ? Sampled(_bytes, _bytesVariance, _samples, _allocationSource) : null,
                 hasAllocations ? Sampled(_objects, _objectsVariance, _samples, _allocationSource) : null,
                 bytesPerCall, objectsPerCall));
+            // An async iterator's box spans an enumeration, its consumer's time included, and so does any box seen serving
+            // several calls (an iterator the trace did not name as one): not the time a call waited.
+            var boxPerCall = !isAsyncIterator && _hops is { } timed && timed.SuspendingCalls <= timed.Boxes;
+            var elapsedPerCall = boxPerCall ? ElapsedTime.PerCall(_hops!.Elapsed, _hops.PendingCalls, _hops.PendingMs) : null;
             return (new MethodCost
             {
                 MethodKey = name.MethodKey,
@@ -483,6 +503,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
+                ElapsedMilliseconds = boxPerCall || _hops is null ? ElapsedTime.Total(elapsedPerCall, suspendingCalls) : null,
+                ElapsedPerCallMilliseconds = elapsedPerCall,
                 CpuMilliseconds = _cpuMilliseconds,
                 WaitMilliseconds = _waitMilliseconds,
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],

@@ -12,21 +12,21 @@ public class HopComputerTests
     {
         var hops = new HopComputer();
         // First call: the method suspends on Task.Yield on the main thread; its continuation runs on a pool thread.
-        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
         hops.OnContinuationScheduled(Main, 2);
-        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d"); // the driver suspends awaiting task 1
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d", 0); // the driver suspends awaiting task 1
         hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 2);
-        hops.OnOperationEnd(1);
+        hops.OnOperationEnd(1, 0);
         hops.OnWaitEnd(Worker, 1, timestampMs: 0); // the driver resumes inline: not a hop
         // Second call, now on the worker.
-        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
         hops.OnContinuationScheduled(Worker, 8);
         hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 8);
-        hops.OnOperationEnd(7);
+        hops.OnOperationEnd(7, 0);
         hops.OnWaitEnd(Worker, 7, timestampMs: 0);
 
         var yield = Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
@@ -41,20 +41,20 @@ public class HopComputerTests
     {
         // The session's TPL provider is live before its thread-pool provider: the first call hops unseen.
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d");
-        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d", 0);
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
         hops.OnContinuationScheduled(Main, 2);
         hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
         hops.OnContinuationStarted(Worker, 2);
-        hops.OnOperationEnd(1);
+        hops.OnOperationEnd(1, 0);
         hops.OnWaitEnd(Worker, 1, timestampMs: 0);
         // The second call suspends; the pool's first event is its continuation's work item.
-        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
         hops.OnContinuationScheduled(Worker, 8);
         hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker2);
         hops.OnContinuationStarted(Worker2, 8);
-        hops.OnOperationEnd(7);
+        hops.OnOperationEnd(7, 0);
         hops.OnWaitEnd(Worker2, 7, timestampMs: 0);
 
         var yield = Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0");
@@ -69,9 +69,9 @@ public class HopComputerTests
         // The driver (box 5) resumes on TaskWaitEnd, then calls MoveNextAsync: the iterator (box 1) runs under the driver's
         // run, with no event of its own, and schedules its Yield continuation there.
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 1, "Async: <CountAsync>d__3");
+        hops.OnOperationBegin(Main, 1, "Async: <CountAsync>d__3", 0);
         hops.OnContinuationScheduled(Main, 2);
-        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunIteratorAwaiting|0_5>d");
+        hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunIteratorAwaiting|0_5>d", 0);
         for (var item = 0; item < 3; item++)
         {
             var continuation = 2 + (item * 10);
@@ -79,7 +79,7 @@ public class HopComputerTests
             hops.OnContinuationStarted(Worker, continuation);
             hops.OnSynchronousWorkBegin(Worker, 1, work: 2);  // the iterator resumes and yields:
             hops.OnSynchronousWorkBegin(Worker, 5, work: 2);  // the driver resumes inline
-            hops.OnOperationBegin(Worker, continuation + 5, "Async: <YieldOnceAsync>d__0");
+            hops.OnOperationBegin(Worker, continuation + 5, "Async: <YieldOnceAsync>d__0", 0);
             hops.OnContinuationScheduled(Worker, continuation + 6);
             hops.OnWaitBegin(Worker, continuation + 5, 5, behavior: 2, timestampMs: 0);
             hops.OnSynchronousWorkEnd(Worker);
@@ -96,7 +96,7 @@ public class HopComputerTests
             }
             hops.OnSynchronousWorkEnd(Worker2);
             hops.OnSynchronousWorkEnd(Worker2);
-            hops.OnOperationEnd(continuation + 5);
+            hops.OnOperationEnd(continuation + 5, 0);
             hops.OnSynchronousWorkEnd(Worker2);
         }
 
@@ -115,20 +115,20 @@ public class HopComputerTests
         // The driver (box 5) awaits YieldOnceAsync (box 1), whose Task.Yield continuation completes it on another thread
         // before the driver's continuation is registered: the registration fails and queues the continuation to the pool.
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
         hops.OnContinuationScheduled(Main, 2);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 2);
         hops.OnSynchronousWorkBegin(Worker, 1, work: 2);
         if (calleeCompletesFirst)
         {
-            hops.OnOperationEnd(1);
+            hops.OnOperationEnd(1, 0);
         }
-        hops.OnOperationBegin(Main, 5, "Async: <DriveYieldsAsync>d__2");
+        hops.OnOperationBegin(Main, 5, "Async: <DriveYieldsAsync>d__2", 0);
         hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
         if (!calleeCompletesFirst)
         {
-            hops.OnOperationEnd(1);
+            hops.OnOperationEnd(1, 0);
         }
         hops.OnSynchronousWorkEnd(Worker);
         hops.OnWorkItemDequeued(Worker2);
@@ -144,18 +144,18 @@ public class HopComputerTests
     public void Adding_a_later_streams_hops_adds_each_methods_counts()
     {
         var first = new HopComputer();
-        first.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0");
+        first.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
         first.OnContinuationScheduled(Main, 2);
         first.OnWorkItemDequeued(Worker);
         first.OnContinuationStarted(Worker, 2);
         var second = new HopComputer();
-        second.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0");
+        second.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
         second.OnContinuationScheduled(Worker, 8);
         second.OnWorkItemDequeued(Worker2);
         second.OnContinuationStarted(Worker2, 8);
         second.OnWaitBegin(Worker2, 11, 0, behavior: 1, timestampMs: 10); // the resumed method blocks on task 11 for 2.5 ms
         second.OnWaitEnd(Worker2, 11, timestampMs: 12.5);
-        second.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__1");
+        second.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__1", 0);
 
         first.Add(second);
 
@@ -169,7 +169,7 @@ public class HopComputerTests
     public void An_awaited_task_completed_on_another_thread_hops_when_its_continuation_is_queued()
     {
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
+        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1", 0);
         hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0); // awaits the TaskCompletionSource's task 2
         hops.OnWorkItemDequeued(Worker);           // the completer work item: SetResult queues the continuation
         hops.OnWorkItemDequeued(Worker2);          // the continuation's work item
@@ -184,10 +184,10 @@ public class HopComputerTests
     public void A_continuation_run_inline_inside_another_work_item_is_not_a_hop()
     {
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1");
+        hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1", 0);
         hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0);
         hops.OnWorkItemDequeued(Worker);
-        hops.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__2"); // the work item does TPL work first
+        hops.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__2", 0); // the work item does TPL work first
         hops.OnWaitEnd(Worker, 2, timestampMs: 0);                                    // then completes task 2 inline
 
         Assert.Equal(0, hops.Results().Sum(m => m.Hops));
@@ -209,11 +209,11 @@ public class HopComputerTests
     public void A_blocking_wait_belongs_to_the_method_that_resumed_on_the_thread_not_to_the_awaited_task()
     {
         var hops = new HopComputer();
-        hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0");
+        hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0", 0);
         hops.OnContinuationScheduled(Main, 2);
         hops.OnWorkItemDequeued(Worker);
         hops.OnContinuationStarted(Worker, 2); // the caller resumes on the worker
-        hops.OnOperationBegin(Worker, 5, "Async: <CalleeAsync>d__1"); // it calls a method that suspends...
+        hops.OnOperationBegin(Worker, 5, "Async: <CalleeAsync>d__1", 0); // it calls a method that suspends...
         hops.OnWaitBegin(Worker, 5, 0, behavior: 1, timestampMs: 100); // ...and blocks on its task
         hops.OnWaitEnd(Worker, 5, timestampMs: 104);
         // Code outside any resumed method blocks too: a plain work item.

@@ -18,6 +18,20 @@ public class AccuracyTests
     private const string BlockingMethod = "AsyncCost.Workload.Scenarios.BlockingAsync";
     private const string IteratorMethod = "AsyncCost.Workload.Scenarios.CountAsync";
     private const string DriverMethod = "AsyncCost.Workload.Scenarios.DriveYieldsAsync";
+    private const string DelayMethod = "AsyncCost.Workload.Scenarios.DelayOnceAsync";
+
+    /// <summary>The delay each DelayOnceAsync call awaits (the workload's Scenarios.DelayMilliseconds).</summary>
+    private const double DelayMs = 20;
+
+    /// <summary>How early a Task.Delay may end by the monotonic clock: the timer queue counts coarse milliseconds (up to 4 ms
+    /// a tick on Linux).</summary>
+    private const double TimerSlackMs = 5;
+
+    /// <summary>Conversion slack between the event timestamps and the workload's own Stopwatch (the same monotonic clock).</summary>
+    private const double ClockSlackMs = 0.1;
+
+    /// <summary>A windowed hop pass on a launched command: windows of 0.5 s in every 2 s, counters only between them.</summary>
+    private static readonly SessionOptions WindowedHops = new() { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) };
 
     private static Task<(AsyncCostReport Report, WorkloadResult Truth)> LaunchAsync(string scenario, int count, MeasurementPasses passes)
         => LaunchAsync(scenario, count, new SessionOptions { Passes = passes });
@@ -214,6 +228,45 @@ public class AccuracyTests
     }
 
     [Fact]
+    public async Task Elapsed_time_per_call_is_at_least_the_awaited_delay_and_at_most_what_the_caller_waited()
+    {
+        // Each call awaits a 20 ms timer; its caller times it with a Stopwatch from before the call to after the await, which
+        // brackets the hop pass's first suspension and completion, so no call's elapsed time exceeds its caller's wait, loaded
+        // machine or not. Nothing of the run is cut: a continuous pass times every call.
+        const int calls = 100;
+        var (report, truth) = await LaunchAsync("delay", calls, MeasurementPasses.Hops);
+
+        var row = Row(report, DelayMethod);
+        var perCall = row.ElapsedPerCallMilliseconds!;
+        Assert.Equal(calls, perCall.Samples);
+        var callerMs = truth.CallSeconds * 1_000 / calls;
+        Assert.InRange(perCall.Value, DelayMs - TimerSlackMs, callerMs + ClockSlackMs);
+        Assert.True(perCall.ErrorBound > 0 && perCall.Value - perCall.ErrorBound <= callerMs + ClockSlackMs, $"{perCall.Value:F2} ± {perCall.ErrorBound:F2} ms, callers waited {callerMs:F2} ms");
+        // Every call timed: the total is the timed calls' own sum, exact.
+        Assert.Equal(calls, row.SuspendingCalls!.Value);
+        Assert.Equal(FigureKind.Exact, row.ElapsedMilliseconds!.Kind);
+        Assert.Equal(calls * perCall.Value, row.ElapsedMilliseconds.Value, 6);
+        Assert.True(row.ElapsedMilliseconds.Value <= (truth.CallSeconds * 1_000) + (calls * ClockSlackMs));
+    }
+
+    [Fact]
+    public async Task A_windowed_hop_pass_times_the_calls_inside_its_windows_and_scales_their_total_like_the_calls()
+    {
+        // Windows of 0.5 s in every 2 s over ~6 s of 20 ms calls: about a quarter of the calls are timed, and each window's
+        // edges leave a call pending, untimed.
+        const int calls = 300;
+        var (report, truth) = await LaunchAsync("delay", calls, WindowedHops);
+
+        var row = Row(report, DelayMethod);
+        var perCall = row.ElapsedPerCallMilliseconds!;
+        Assert.InRange(perCall.Samples, 1, calls - 1);
+        Assert.InRange(perCall.Value, DelayMs - TimerSlackMs, (truth.LongestCallSeconds * 1_000) + ClockSlackMs);
+        Assert.True(row.SuspendingCalls!.Sampled);
+        Assert.True(row.ElapsedMilliseconds!.Sampled);
+        Assert.Equal(row.SuspendingCalls.Value * perCall.Value, row.ElapsedMilliseconds.Value, 6);
+    }
+
+    [Fact]
     public async Task The_cpu_pass_measures_a_method_that_completes_synchronously_without_allocating()
     {
         // GetPriceValueTaskAsync completes synchronously with a ValueTask: no box, no task, no hop, so the allocation and hop
@@ -250,8 +303,7 @@ public class AccuracyTests
     {
         // Several seconds at 2-5 M calls/s untraced: windows of 0.5 s in every 2 s, counters only between them.
         const int calls = 20_000_000;
-        var (report, truth) = await LaunchAsync("yield", calls,
-            new SessionOptions { Passes = MeasurementPasses.Hops, HopDutyCycle = 0.25, HopWindow = TimeSpan.FromSeconds(0.5) });
+        var (report, truth) = await LaunchAsync("yield", calls, WindowedHops);
 
         var row = Row(report, YieldMethod);
         var pass = report.Passes.Single();

@@ -93,5 +93,9 @@ public class AsyncCostReportJsonTests
         Assert.True(properties.ContainsKey("schemaVersion"));
         Assert.True(properties.ContainsKey("methods"));
         Assert.True(properties.ContainsKey("cutShort"));
+        // The elapsed-time figures other tools rank by carry their meaning.
+        var method = properties["methods"]!["items"]!["properties"]!.AsObject();
+        Assert.StartsWith("Milliseconds callers waited", method["elapsedMilliseconds"]!["description"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.StartsWith("Mean milliseconds", method["elapsedPerCallMilliseconds"]!["description"]!.GetValue<string>(), StringComparison.Ordinal);
     }
 }

@@ -62,7 +62,7 @@ public class ReportBuilderTests
         var methods = new MethodCatalog();
         methods.AddModule(typeof(Stream).Assembly.Location); // a user module only: ignored
         var hops = new EventReader(methods);
-        hops.Hops.OnOperationBegin(1, 10, "Async: " + stateMachine.Name);
+        hops.Hops.OnOperationBegin(1, 10, "Async: " + stateMachine.Name, 0);
         var unnamed = Build(methods, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(hops) });
 
         methods.AddFrameworkModule(typeof(Stream).Assembly.Location);
@@ -98,8 +98,8 @@ public class ReportBuilderTests
         }
         // The hop pass: two enumerations of four items, each item's MoveNextAsync suspending once.
         var hops = new EventReader(methods);
-        hops.Hops.OnOperationBegin(1, 10, "Async: <StreamAsync>d__2");
-        hops.Hops.OnOperationBegin(1, 20, "Async: <StreamAsync>d__2");
+        hops.Hops.OnOperationBegin(1, 10, "Async: <StreamAsync>d__2", 0);
+        hops.Hops.OnOperationBegin(1, 20, "Async: <StreamAsync>d__2", 0);
         hops.Hops.OnSynchronousWorkBegin(1, 99, work: 2);
         for (var call = 0; call < 6; call++)
         {
@@ -229,7 +229,7 @@ public class ReportBuilderTests
         }
         for (var call = 0; call < 4_344; call++)
         {
-            hops.Hops.OnOperationBegin(1, call + 1, "Async: <YieldOnceAsync>d__0");
+            hops.Hops.OnOperationBegin(1, call + 1, "Async: <YieldOnceAsync>d__0", 0);
         }
         // Two processes, each a whole run (a launched command runs once per pass): the hop pass counted the run's calls.
         var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations), ProcessId = 100 };
@@ -258,7 +258,7 @@ public class ReportBuilderTests
         var (modules, allocations, hops) = Readers();
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Decimal,AsyncCost.Workload.PriceService+<GetPriceTaskAsync>d__2]", 112);
         allocations.Allocations.OnAllocationSampled("System.Threading.Tasks.Task`1[System.Decimal]", 80);
-        hops.Hops.OnOperationBegin(1, 1, "Async: <GetPriceTaskAsync>d__2");
+        hops.Hops.OnOperationBegin(1, 1, "Async: <GetPriceTaskAsync>d__2", 0);
 
         var report = Build(modules,
             new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
@@ -277,11 +277,11 @@ public class ReportBuilderTests
     {
         var (modules, allocations, hops) = Readers();
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
-        hops.Hops.OnOperationBegin(1, 10, "Async: <YieldOnceAsync>d__0");
+        hops.Hops.OnOperationBegin(1, 10, "Async: <YieldOnceAsync>d__0", 0);
         hops.Hops.OnContinuationScheduled(1, 11);
         hops.Hops.OnWorkItemDequeued(2);
         hops.Hops.OnContinuationStarted(2, 11);
-        hops.Hops.OnOperationBegin(1, 20, "Async: <HandoffAsync>d__1"); // only in the hop pass: resolved through metadata
+        hops.Hops.OnOperationBegin(1, 20, "Async: <HandoffAsync>d__1", 0); // only in the hop pass: resolved through metadata
 
         var report = Build(modules,
             new PassResult { Pass = MeasurementPasses.Allocations, Figures = PassFigures.Of(allocations) },
@@ -302,7 +302,7 @@ public class ReportBuilderTests
     public void Allocations_from_a_trace_with_TPL_events_are_marked_as_such()
     {
         var (modules, _, hops) = Readers();
-        hops.Hops.OnOperationBegin(1, 10, "Async: <YieldOnceAsync>d__0");
+        hops.Hops.OnOperationBegin(1, 10, "Async: <YieldOnceAsync>d__0", 0);
         hops.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
         typeof(EventReader).GetProperty(nameof(EventReader.SawTplEvents))!.SetValue(hops, true);
 
@@ -320,7 +320,7 @@ public class ReportBuilderTests
         {
             if (item <= hopping)
             {
-                window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0");
+                window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0", 0);
                 window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
             }
             window.Hops.OnWorkItemDequeued(2);

@@ -37,7 +37,7 @@ public class RowCombinationTests
         var hops = new EventReader(methods);
         for (var call = 0; call < calls; call++)
         {
-            hops.Hops.OnOperationBegin(1, call + 2, "Async: <ReserveAsync>d__4");
+            hops.Hops.OnOperationBegin(1, call + 2, "Async: <ReserveAsync>d__4", 0);
         }
         return hops;
     }
@@ -178,7 +178,7 @@ public class RowCombinationTests
         allocations.Allocations.OnAllocationSampled("System.Threading.Tasks.Task`1[System.Int32]", 88);
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,Demo.SampleMain+<RunAsync>d__0]", 104);
         var hops = SuspendingCalls(methods, 2_700_000);
-        hops.Hops.OnOperationBegin(1, 1, "Async: <RunAsync>d__0");
+        hops.Hops.OnOperationBegin(1, 1, "Async: <RunAsync>d__0", 0);
 
         var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
             Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));

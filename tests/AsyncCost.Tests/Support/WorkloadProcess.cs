@@ -55,4 +55,5 @@ internal static class WorkloadProcess
 
 /// <summary>What the workload measured about itself with AsyncCostScope.</summary>
 internal sealed record WorkloadResult(string Scenario, int Count, long AllocatedBytes, double BytesPerOp, long CompletedWorkItems,
-    double WorkItemsPerOp, long? VoluntaryContextSwitches, long? InvoluntaryContextSwitches, double BlockedSeconds = 0, double ElapsedSeconds = 0);
+    double WorkItemsPerOp, long? VoluntaryContextSwitches, long? InvoluntaryContextSwitches, double BlockedSeconds = 0, double ElapsedSeconds = 0,
+    double CallSeconds = 0, double LongestCallSeconds = 0);
