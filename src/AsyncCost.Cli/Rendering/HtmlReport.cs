@@ -57,12 +57,12 @@ internal static class HtmlReport
     {
         var page = new HtmlPage("AsyncCost comparison");
         page.Paragraph(comparison.Summary(), "verdict");
-        page.List([$"Before: {comparison.BeforeName}", $"After: {comparison.AfterName}"], "meta");
+        page.List([$"{comparison.Headings.Before}: {comparison.BeforeName}", $"{comparison.Headings.After}: {comparison.AfterName}"], "meta");
         var html = new StringBuilder();
         html.Append("<section><h2>").Append(HtmlPage.Encode(comparison.Title))
             .Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
-            .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
-            .Append(HtmlPage.Header("After/Before", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
+            .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header(comparison.Headings.Before, numeric: true)).Append(HtmlPage.Header(comparison.Headings.After, numeric: true))
+            .Append(HtmlPage.Header($"{comparison.Headings.After}/{comparison.Headings.Before}", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
         foreach (var figure in comparison.Figures)
         {
             // The badge says what the verdict sentence says of the figure: both read the comparison's judgement.
