@@ -154,6 +154,72 @@ public sealed class ComparisonTests
     }
 
     [Fact]
+    public void A_run_held_to_a_budget_fails_only_on_the_limits_it_exceeds_beyond_its_bound_and_the_threshold()
+    {
+        var run = Counted(Run(Estimate(400 * 2_048, 40_960), 400 * 6, 6_000), (400, 4), (400, 5)); // 100 ops/s, ~2 KB ±5 % and 6 hops per op
+        var budget = new BudgetFile { BudgetVersion = 1, MinimumThroughput = 150, AsyncMethodBytesPerOperation = 1_900, HopsPerOperation = 6 };
+
+        var comparison = Comparison.AgainstBudget("asynccost-budget.json", budget, "pr.json", run, operations: null, threshold: 0.10);
+
+        Assert.Equal(["throughput", "asyncMethodBytes", "hops"], comparison.Figures.Select(f => f.Key));
+        Assert.Equal(("Budget", "Measured"), comparison.Headings);
+        // 100 ops/s is 1.5× under the least 150: a regression. 2,048 B ±5 % is over 1,900 B by 7.8 %: outside the bound, but
+        // within the 10 % threshold. Six hops are the budget's own: unchanged.
+        Assert.Equal(["throughput"], comparison.Regressions.Select(f => f.Key));
+        Assert.Equal(Judgement.Unchanged, comparison.Judge(comparison.Figures[1]));
+        Assert.StartsWith("pr runs 1.5× fewer operations per second than its budget (asynccost-budget)", comparison.Summary(), StringComparison.Ordinal);
+        Assert.Matches(@"Budget and measured, per operation \(400 operations\)", Table(comparison));
+        // A threshold of 0 fails on any excess beyond the run's bound.
+        Assert.Equal(["throughput", "asyncMethodBytes"], Comparison.AgainstBudget("b.json", budget, "pr.json", run, null, threshold: 0).Regressions.Select(f => f.Key));
+    }
+
+    [Fact]
+    public async Task Compare_reads_a_budget_file_refuses_a_misspelt_one_and_prints_its_schema()
+    {
+        using var directory = new TemporaryDirectory("asynccost-budget-");
+        var run = directory.File("run.json");
+        await File.WriteAllTextAsync(run, AsyncCostReportJson.Serialize(Counted(Run(Estimate(400 * 2_048, 40_960), 400 * 6, 6_000), (400, 4), (400, 5))));
+        var budget = directory.File("asynccost-budget.json");
+        await File.WriteAllTextAsync(budget, """{ "budgetVersion": 1, "minimumThroughput": 150, "hopsPerOperation": 6 }""");
+        var misspelt = directory.File("misspelt.json");
+        await File.WriteAllTextAsync(misspelt, """{ "budgetVersion": 1, "hopsPerOp": 6 }""");
+
+        var failed = await ChildProcess.RunToolAsync("compare", budget, run, "--fail-on-regression");
+        Assert.True(failed.ExitCode == 26, failed.ToString());
+        Assert.Contains("Throughput (ops/s): 150 in asynccost-budget, 100 in run (1.5× fewer), worse beyond its bound and the 10 % threshold", failed.StandardError, StringComparison.Ordinal);
+        Assert.Equal(0, (await ChildProcess.RunToolAsync("compare", budget, run, "--fail-on-regression", "--threshold", "60")).ExitCode);
+
+        var refused = await ChildProcess.RunToolAsync("compare", misspelt, run);
+        Assert.Equal(24, refused.ExitCode);
+        Assert.Contains("hopsPerOp", refused.StandardError, StringComparison.Ordinal);
+        Assert.Equal(24, (await ChildProcess.RunToolAsync("compare", run, budget)).ExitCode);
+
+        var schema = await ChildProcess.RunToolAsync("schema", "--budget");
+        Assert.Equal(0, schema.ExitCode);
+        var properties = JsonNode.Parse(schema.StandardOutput)!["properties"]!.AsObject().Select(p => p.Key);
+        Assert.Equal(["$schema", "budgetVersion", "minimumThroughput", "asyncMethodBytesPerOperation", "hopsPerOperation"], properties);
+    }
+
+    [Fact]
+    public async Task The_gate_judges_nothing_per_second_and_says_so_with_its_own_exit_code()
+    {
+        using var directory = new TemporaryDirectory("asynccost-gate-");
+        var before = directory.File("before.json");
+        var after = directory.File("after.json");
+        await File.WriteAllTextAsync(before, AsyncCostReportJson.Serialize(Run(Estimate(2_048_000, 102_400), 1_200, 6_000)));
+        await File.WriteAllTextAsync(after, AsyncCostReportJson.Serialize(Run(Estimate(8_192_000, 102_400), 4_800, 6_000)));
+
+        var result = await ChildProcess.RunToolAsync("compare", before, after, "--fail-on-regression");
+
+        Assert.True(result.ExitCode == 27, result.ToString());
+        Assert.StartsWith("dotnet-asynccost: cannot judge a regression: the runs' operations are unknown", result.StandardError, StringComparison.Ordinal);
+        // Given the operations, the 4× bytes and hops per operation are regressions.
+        var judged = await ChildProcess.RunToolAsync("compare", before, after, "--operations", "200", "--fail-on-regression", "--format", "json");
+        Assert.True(judged.ExitCode == 26, judged.ToString());
+        Assert.Equal(["asyncMethodBytes", "hops"], JsonNode.Parse(judged.StandardOutput)!["regressions"]!.AsArray().Select(k => (string)k!));
+    }
+
+    [Fact]
     public void A_cost_from_none_to_some_per_operation_is_a_regression()
     {
         var before = Counted(Run(asyncBytes: null, hops: 0, voluntarySwitches: 100), (1_000_000, 2), (1_000_000, 3));

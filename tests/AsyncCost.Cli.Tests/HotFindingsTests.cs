@@ -96,6 +96,22 @@ public sealed class HotFindingsTests
     }
 
     [Fact]
+    public async Task With_no_finding_in_the_logs_the_findings_section_says_there_are_none()
+    {
+        using var directory = new TemporaryDirectory("asynccost-sarif-");
+        var empty = directory.File("fixed.sarif");
+        await File.WriteAllTextAsync(empty, """{ "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "csc" } } }] }""");
+
+        var table = await ChildProcess.RunToolAsync(["report", "--sarif", empty, .. Traces]);
+        var page = await ChildProcess.RunToolAsync(["report", "--sarif", empty, .. Traces, "--format", "html"]);
+
+        Assert.True(table.ExitCode == 0, table.ToString());
+        Assert.Contains("There are none: the SARIF logs hold no AsyncCost finding.", table.StandardOutput, StringComparison.Ordinal);
+        Assert.True(page.ExitCode == 0, page.ToString());
+        Assert.Contains("<p>There are none: the SARIF logs hold no AsyncCost finding.</p>", page.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_missing_sarif_file_is_22_before_anything_is_read()
     {
         var missing = Path.Combine(Path.GetTempPath(), Guid.NewGuid() + ".sarif");

@@ -15,12 +15,13 @@ internal static class CompareCommand
             "dotnet-asynccost compare before.json after.json",
             "dotnet-asynccost compare costly.json fixed.json --operations 400 --format markdown",
             "dotnet-asynccost compare main.json pr.json --fail-on-regression --threshold 25 --annotations github",
+            "dotnet-asynccost compare asynccost-budget.json pr.json --fail-on-regression",
         ],
         [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge]);
 
     public static Command Create()
     {
-        var before = new Argument<string>("before") { Description = "The first run's JSON report ('collect --format json', or the .json that -o keeps)." };
+        var before = new Argument<string>("before") { Description = "The first run's JSON report ('collect --format json', or the .json that -o keeps), or a budget file (asynccost-budget.json; 'schema --budget')." };
         var after = new Argument<string>("after") { Description = "The second run's JSON report." };
         var operations = CommonOptions.Operations("How many operations each run did: figures are then shown per operation of that count. Without it, "
             + "per operation of each report's own counts when both have them (printed by the command, or 'collect --operations'), else per second "
@@ -34,9 +35,9 @@ internal static class CompareCommand
         };
         threshold.Validators.Add(result =>
         {
-            if (result.GetValueOrDefault<double>() is not (> 0 and <= 1000))
+            if (result.GetValueOrDefault<double>() is not (>= 0 and <= 1000))
             {
-                result.AddError("--threshold: a percentage above 0 and at most 1000 (e.g. 10 for 10 %).");
+                result.AddError("--threshold: a percentage from 0 to 1000 (e.g. 10 for 10 %).");
             }
         });
         var failOnRegression = new Option<bool>("--fail-on-regression")
@@ -69,7 +70,11 @@ internal static class CompareCommand
                 throw new CliException(ExitCode.UsageError, "--annotations writes to stdout beside a table or markdown report, not inside json, csv or html.");
             }
 
-            var comparison = Comparison.Create(beforePath, Read(beforePath), afterPath, Read(afterPath), parse.GetValue(operations), parse.GetValue(threshold) / 100);
+            var first = ReadObject(beforePath);
+            var run = ReadReport(afterPath, ReadObject(afterPath));
+            var comparison = IsBudget(first)
+                ? Comparison.AgainstBudget(beforePath, ReadBudget(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100)
+                : Comparison.Create(beforePath, ReadReport(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100);
             switch (chosenFormat)
             {
                 case ReportFormat.Markdown:
@@ -96,18 +101,13 @@ internal static class CompareCommand
         return command;
     }
 
-    /// <summary>A report, or the measured report inside a hot-findings document (--sarif).</summary>
-    private static AsyncCostReport Read(string path)
+    /// <summary>The JSON object in a file given to compare.</summary>
+    private static JsonObject ReadObject(string path)
     {
-        JsonObject report;
         try
         {
-            if (JsonNode.Parse(File.ReadAllText(path)) is not JsonObject root)
-            {
-                throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so not a report of this tool.");
-            }
-
-            report = root["measured"] is JsonObject measured ? measured : root;
+            return JsonNode.Parse(File.ReadAllText(path)) as JsonObject
+                ?? throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so not a report of this tool.");
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -117,7 +117,34 @@ internal static class CompareCommand
         {
             throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is not JSON (line {e.LineNumber + 1}, byte {e.BytePositionInLine + 1}).");
         }
+    }
 
+    /// <summary>A budget file: an object with "budgetVersion".</summary>
+    private static bool IsBudget(JsonObject root) => root.ContainsKey("budgetVersion");
+
+    private static BudgetFile ReadBudget(string path, JsonObject root)
+    {
+        try
+        {
+            var budget = root.Deserialize<BudgetFile>(AsyncCostReportJson.Options) ?? throw new JsonException("null");
+            return budget.BudgetVersion == BudgetFile.CurrentVersion ? budget
+                : throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: budgetVersion {budget.BudgetVersion} is not {BudgetFile.CurrentVersion}, the version this tool reads.");
+        }
+        catch (JsonException e)
+        {
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {e.Message} ('dotnet-asynccost schema --budget' prints its shape).");
+        }
+    }
+
+    /// <summary>A report, or the measured report inside a hot-findings document (--sarif).</summary>
+    private static AsyncCostReport ReadReport(string path, JsonObject root)
+    {
+        if (IsBudget(root))
+        {
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is a budget; give a budget first and a measured run second (compare budget.json run.json).");
+        }
+
+        var report = root["measured"] is JsonObject measured ? measured : root;
         try
         {
             return AsyncCostReportJson.Deserialize(report.ToJsonString());

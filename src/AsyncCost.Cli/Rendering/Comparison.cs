@@ -84,8 +84,9 @@ internal sealed class Comparison
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
-        (long? Before, long? After) runOperations)
+        (long? Before, long? After) runOperations, (string Before, string After) headings)
     {
+        Headings = headings;
         BeforeName = beforeName;
         AfterName = afterName;
         Operations = operations;
@@ -108,6 +109,9 @@ internal sealed class Comparison
     public double Threshold { get; }
 
     public IReadOnlyList<ComparedFigure> Figures { get; }
+
+    /// <summary>What the two columns are: ("Before", "After"), or ("Budget", "Measured") against a budget file.</summary>
+    public (string Before, string After) Headings { get; }
 
     /// <summary>Each run's operations as the title names them (its first pass's), on a per-operation basis.</summary>
     private (long? Before, long? After) RunOperations { get; }
@@ -163,9 +167,29 @@ internal sealed class Comparison
 
         figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
             Figure.Exact(after.Duration.TotalSeconds, FigureSource.OperatingSystem)));
-        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null));
+        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null), ("Before", "After"));
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
+    }
+
+    /// <summary>
+    /// A run held to a budget file: each figure the budget limits, the limit on the left (exact, from the run's own pass, so
+    /// the two compare) and the run's figure per operation on the right, judged as a comparison is: over the limit beyond the
+    /// run's bound and the threshold is a regression. A run whose operations are unknown is shown per second, judging nothing.
+    /// </summary>
+    public static Comparison AgainstBudget(string budgetName, BudgetFile budget, string runName, AsyncCostReport run, long? operations, double threshold)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        var measured = Create(runName, run, runName, run, operations, threshold);
+        if (measured.Basis == ComparisonBasis.PerSecond)
+        {
+            return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], (null, null), ("Budget", "Measured"));
+        }
+
+        List<ComparedFigure> figures = [.. measured.Figures
+            .Where(f => f.After is not null && budget.LimitOf(f.Key) is not null)
+            .Select(f => f with { Before = f.After! with { Value = budget.LimitOf(f.Key)!.Value, ErrorBound = 0, Sampled = false, Samples = 0 } })];
+        return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, (null, measured.RunOperations.After), ("Budget", "Measured"));
     }
 
     /// <summary>True when the report holds the operations of every pass (each a run of a launched command that said them).</summary>
@@ -247,7 +271,7 @@ internal sealed class Comparison
     /// </summary>
     public string Summary()
     {
-        string before = RunName(BeforeName), after = RunName(AfterName);
+        string before = Headings.Before == "Budget" ? $"its budget ({RunName(BeforeName)})" : RunName(BeforeName), after = RunName(AfterName);
         if (Basis == ComparisonBasis.PerSecond)
         {
             return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, cut by --duration, or a command "
@@ -336,6 +360,7 @@ internal sealed class Comparison
     /// <summary>What the figures count, as a heading: "Before and after, per operation (400 operations each)".</summary>
     public string Title => Basis switch
     {
+        ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({Count(RunOperations.After)} operations)",
         ComparisonBasis.PerOperation when Operations is { } given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
         ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {Count(RunOperations.Before)} and {Count(RunOperations.After)})",
         _ => "Before and after, per second of recording",
@@ -346,7 +371,7 @@ internal sealed class Comparison
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
     {
-        var table = new TextTable(Title, [new("Figure", ColumnAlignment.Left), new("Before"), new("After"), new("After/Before")])
+        var table = new TextTable(Title, [new("Figure", ColumnAlignment.Left), new(Headings.Before), new(Headings.After), new($"{Headings.After}/{Headings.Before}")])
         {
             Note = "~ marks an estimate with its error bound (95 %); ≈ marks a difference within the noise (the two bounds overlap), "
                 + "which is no evidence of a change. Allocated bytes are the whole process's (startup included); async-method bytes come "
@@ -362,7 +387,7 @@ internal sealed class Comparison
             table.AddRow(figure.Name, Numbers.Figure(figure.Before, figure.Format), Numbers.Figure(figure.After, figure.Format), RatioCell(figure));
         }
 
-        return new TextDocument("AsyncCost comparison", [$"Before: {BeforeName}", $"After: {AfterName}"], [table]) { Conclusion = Summary() };
+        return new TextDocument("AsyncCost comparison", [$"{Headings.Before}: {BeforeName}", $"{Headings.After}: {AfterName}"], [table]) { Conclusion = Summary() };
     }
 
     /// <summary>The comparison for scripts and spreadsheets (csv): plain invariant numbers, empty for a missing figure.</summary>

@@ -29,7 +29,7 @@ internal static class HotFindingsDocument
                 TimeText(row),
                 time.Milliseconds is null ? "" : Numbers.Time(time.LowerBound) + (time.FewEvents ? "*" : ""),
                 BasisName(time.Basis),
-                Numbers.Count(row.Method?.Calls));
+                row.Method is null ? "-" : Numbers.Calls(row.Method.Calls));
         }
 
         return table;

@@ -116,11 +116,11 @@ internal sealed class HtmlPage(string title)
     /// value + bound), and an estimate's bound is drawn as a whisker from value − bound to value + bound, never a bare bar.
     /// data-v holds the value for sorting (−1 where the figure is missing, so those rows sort last), data-b the bound.
     /// </summary>
-    public static string BarCell(Figure? figure, double scale, Func<double, string> format, string? title = null)
+    public static string BarCell(Figure? figure, double scale, Func<double, string> format, string? title = null, string missing = "-")
     {
         if (figure is null)
         {
-            return "<td class=\"num\" data-v=\"-1\">-</td>";
+            return $"<td class=\"num\" data-v=\"-1\">{Encode(missing)}</td>";
         }
 
         var text = Numbers.Figure(figure, format);

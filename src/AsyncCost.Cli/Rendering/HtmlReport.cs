@@ -14,7 +14,8 @@ namespace AsyncCost.Cli.Rendering;
 internal static class HtmlReport
 {
     /// <summary>One column of the methods table: a figure of a row, drawn as a bar.</summary>
-    private sealed record MethodColumn(string Header, Func<MethodCost, Figure?> Value, Func<double, string> Format, string Meaning);
+    /// <param name="Missing">What a row without the figure shows ("-", or "not observable" for calls no pass could count).</param>
+    private sealed record MethodColumn(string Header, Func<MethodCost, Figure?> Value, Func<double, string> Format, string Meaning, string Missing = "-");
 
     public static void Write(AsyncCostReport report, HotFindingsReport? hot, bool allMethods, TextWriter output)
     {
@@ -56,12 +57,12 @@ internal static class HtmlReport
     {
         var page = new HtmlPage("AsyncCost comparison");
         page.Paragraph(comparison.Summary(), "verdict");
-        page.List([$"Before: {comparison.BeforeName}", $"After: {comparison.AfterName}"], "meta");
+        page.List([$"{comparison.Headings.Before}: {comparison.BeforeName}", $"{comparison.Headings.After}: {comparison.AfterName}"], "meta");
         var html = new StringBuilder();
         html.Append("<section><h2>").Append(HtmlPage.Encode(comparison.Title))
             .Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
-            .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
-            .Append(HtmlPage.Header("After/Before", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
+            .Append(HtmlPage.Header("Figure", numeric: false)).Append(HtmlPage.Header(comparison.Headings.Before, numeric: true)).Append(HtmlPage.Header(comparison.Headings.After, numeric: true))
+            .Append(HtmlPage.Header($"{comparison.Headings.After}/{comparison.Headings.Before}", numeric: true)).Append(HtmlPage.Header("Verdict", numeric: false)).Append("</tr></thead><tbody>");
         foreach (var figure in comparison.Figures)
         {
             // The badge says what the verdict sentence says of the figure: both read the comparison's judgement.
@@ -138,7 +139,7 @@ internal static class HtmlReport
     {
         MethodColumn[] all =
         [
-            new("Calls", m => m.Calls, Numbers.Count, "calls: exact where the hop pass counted every one, else estimated"),
+            new("Calls", m => m.Calls, Numbers.Count, "calls: exact where the hop pass counted every one, else estimated", Numbers.NotObservable),
             new("Bytes/s", m => PerSecondOfItsPass(m.Bytes, report), Numbers.Bytes, "bytes allocated per second of the allocation pass"),
             new("Hops/s", m => PerSecondOfItsPass(m.Hops, report), Numbers.Count, "thread-pool hops per second of the hop pass"),
             new("Blocked ms", m => m.WaitMilliseconds ?? m.BlockedMilliseconds, Numbers.Count, "time threads were blocked in waits the method made (cpu pass, else hop pass)"),
@@ -166,7 +167,7 @@ internal static class HtmlReport
                 html.Append(CultureInfo.InvariantCulture, $"<tr id=\"{MethodAnchor(row.MethodKey)}\"><td class=\"method\" title=\"{HtmlPage.Encode(row.MethodKey)}\">{HtmlPage.DottedName(row.DisplayName)}</td>");
                 for (var i = 0; i < columns.Count; i++)
                 {
-                    html.Append(HtmlPage.BarCell(columns[i].Value(row), scales[i], columns[i].Format, columns[i].Meaning));
+                    html.Append(HtmlPage.BarCell(columns[i].Value(row), scales[i], columns[i].Format, columns[i].Meaning, columns[i].Missing));
                 }
                 html.Append("</tr>");
             }

@@ -81,6 +81,12 @@ internal static class Numbers
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
     public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);
 
+    /// <summary>A row's calls; "not observable" when no pass could count them (never a 0 it did not see).</summary>
+    public static string Calls(Figure? calls) => calls is null ? NotObservable : Count(calls);
+
+    /// <summary>What a cell says for a count EventPipe cannot see.</summary>
+    public const string NotObservable = "not observable";
+
     /// <summary>A per-call figure (one decimal below 100).</summary>
     public static string PerCall(Figure? figure) => Figure(figure, value => PerCall((double?)value));
 

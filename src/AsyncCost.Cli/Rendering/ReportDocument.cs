@@ -195,7 +195,7 @@ internal static class ReportDocument
                 + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. "
                 + "Elapsed/call: the mean time a caller waited on a call that suspended, from its first suspension to its completion "
                 + "(hop pass; ~ and the bound of the calls' spread). Calls "
-                + "that complete synchronously without allocating are invisible to EventPipe."
+                + "that complete synchronously without allocating a box or task are invisible to EventPipe: a row that has only such calls says not observable, never 0."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
                     : ""),
@@ -204,7 +204,7 @@ internal static class ReportDocument
         {
             table.AddRow(
                 method.DisplayName,
-                Numbers.Count(method.Calls),
+                Numbers.Calls(method.Calls),
                 Numbers.MillisecondsPerCall(method.ElapsedPerCallMilliseconds),
                 Numbers.PerCall(method.BytesPerCall),
                 Numbers.PerCall(method.ObjectsPerCall),

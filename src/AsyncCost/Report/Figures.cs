@@ -243,7 +243,7 @@ public sealed class MethodCost
     /// count when no call was sampled; null when no pass could count them. Calls that complete synchronously without
     /// allocating are invisible to EventPipe. An async iterator's calls are its MoveNextAsync calls that suspended (its
     /// estimate is the allocation pass's boxes times the hop pass's calls per box; null without a hop pass).</summary>
-    [Description("Calls of the method on the report's rowBasis, so that calls x bytesPerCall = bytes within their bounds: on 'run', exact (kind 'exact') when the hop pass counted every one of them; else the allocation pass's estimate (kind 'estimate', see errorBound).")]
+    [Description("Calls of the method on the report's rowBasis, so that calls x bytesPerCall = bytes within their bounds: on 'run', exact (kind 'exact') when the hop pass counted every one of them; else the allocation pass's estimate (kind 'estimate', see errorBound); null when no pass could count them (calls that completed synchronously without allocating a box or task): not observable, never 0.")]
     public Figure? Calls { get; init; }
 
     /// <summary>Calls estimated from the allocation samples of the method's boxes and result tasks (one per call), the
@@ -336,19 +336,24 @@ public sealed class MethodCost
         var bytes = Figure.Sum(rows.Select(m => m.Bytes));
         var objects = Figure.Sum(rows.Select(m => m.Objects));
         var hops = Figure.Sum(rows.Select(m => m.Hops));
+        // A sum of calls or a ratio over them holds only when every row has them: one row whose calls no pass could count
+        // (completed synchronously, allocating no box or task) makes the group's calls not observable, not a partial count
+        // that its bytes would be divided by.
+        var callsKnown = rows.All(m => m.Calls is not null);
+        var sampledCallsCover = rows.All(m => m.Bytes is null || m.SampledCalls is not null);
         return new()
         {
             MethodKey = key,
             DisplayName = displayName,
             Assembly = rows.Select(m => m.Assembly).Distinct().Count() == 1 ? rows[0].Assembly : null,
             Origin = rows.Count > 0 ? rows[0].Origin : MethodOrigin.User,
-            Calls = Figure.Sum(rows.Select(m => m.Calls)),
+            Calls = callsKnown ? Figure.Sum(rows.Select(m => m.Calls)) : null,
             SampledCalls = sampledCalls,
             SuspendingCalls = suspendingCalls,
             Bytes = bytes,
             Objects = objects,
-            BytesPerCall = Figure.Ratio(bytes, sampledCalls),
-            ObjectsPerCall = Figure.Ratio(objects, sampledCalls),
+            BytesPerCall = sampledCallsCover ? Figure.Ratio(bytes, sampledCalls) : null,
+            ObjectsPerCall = sampledCallsCover ? Figure.Ratio(objects, sampledCalls) : null,
             Hops = hops,
             HopsPerCall = Figure.Ratio(hops, suspendingCalls),
             BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),

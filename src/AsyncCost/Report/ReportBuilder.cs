@@ -487,15 +487,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // several calls (an iterator the trace did not name as one): not the time a call waited.
             var boxPerCall = !isAsyncIterator && _hops is { } timed && timed.SuspendingCalls <= timed.Boxes;
             var elapsedPerCall = boxPerCall ? ElapsedTime.PerCall(_hops!.Elapsed, _hops.PendingCalls, _hops.PendingMs) : null;
-            // Seen running by the cpu pass, never suspending nor allocating: it was called, but no pass counted its calls.
-            var callsUnseen = _cpuMilliseconds is { Samples: > 0 } && sampledCalls is null && suspendingCalls is { Value: 0 };
             return (new MethodCost
             {
                 MethodKey = name.MethodKey,
                 DisplayName = name.DisplayName,
                 Assembly = origin.Assembly,
                 Origin = origin.Origin,
-                Calls = callsUnseen ? null : row.Calls,
+                Calls = row.Calls,
                 SampledCalls = sampledCalls,
                 SuspendingCalls = suspendingCalls,
                 Bytes = row.Bytes,

@@ -36,7 +36,8 @@ internal static class RowCombination
     /// (the ratio estimator of a total whose calls are known: narrower than the samples' own total, and a stray sample in a
     /// method called a few times costs it a few calls' bytes, not a sample's weight). Samples whose estimate contradicts the
     /// count beyond its bound are named in <see cref="RowFigures.Disagreement"/>. On <see cref="RowBasis.EachPass"/> the
-    /// calls are the allocation samples' estimate (the hop pass's, when no call of it was sampled).
+    /// calls are the allocation samples' estimate (the hop pass's, when no call of it was sampled); when neither saw a call,
+    /// none (not observable).
     /// </summary>
     public static RowFigures Combine(RowBasis basis, MethodPassFigures figures)
     {
@@ -56,7 +57,9 @@ internal static class RowCombination
             // Some calls completed synchronously, so the estimate counts more calls than suspended, never fewer.
             return new RowFigures(null, figures.Bytes, figures.Objects, Disagreement(estimate, figures.SuspendingCalls.Value, "counted suspending"));
         }
-        return new RowFigures(figures.SampledCalls ?? figures.SuspendingCalls, figures.Bytes, figures.Objects, null);
+        // No call sampled and none suspended: the row exists because the method ran (it allocated, hopped or blocked), in calls
+        // that completed synchronously without a box or task, which EventPipe cannot count. Not observable, never 0.
+        return new RowFigures(figures.SampledCalls ?? (figures.SuspendingCalls is { Value: > 0 } suspended ? suspended : null), figures.Bytes, figures.Objects, null);
     }
 
     private static bool Contradicts(Figure? estimate, double count) => estimate is not null && Math.Abs(estimate.Value - count) > estimate.ErrorBound;

@@ -119,6 +119,55 @@ public class RowCombinationTests
         Assert.Contains("Shop.Stock.ReserveAsync", Assert.Single(report.Warnings, w => w.Code == "calls-disagree").Message);
     }
 
+    [Theory]
+    [InlineData(SourceKind.Launch, StopReason.ProcessExited)]
+    [InlineData(SourceKind.Attach, StopReason.DurationElapsed)]
+    public void A_method_whose_calls_complete_synchronously_allocating_only_a_closure_has_calls_not_observable_never_zero(SourceKind source, StopReason stop)
+    {
+        // StockPrices' GetPositionValueAsync: no box (it never suspends) and no Task (a ValueTask), only its closure per call.
+        // The hop pass counts its suspending calls, 0; the calls it made are invisible to both passes.
+        var methods = new MethodCatalog();
+        methods.AddMethod("Shop.Quotes+<>c__DisplayClass5_0", "<GetValueAsync>b__0", "instance int32  ()");
+        var allocations = new EventReader(methods);
+        var hops = new EventReader(methods);
+        for (var i = 0; i < 1_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled("Shop.Quotes+<>c__DisplayClass5_0", 40);
+        }
+
+        var report = Build(methods, source, stop, Pass(MeasurementPasses.Allocations, allocations, 7), Pass(MeasurementPasses.Hops, hops, 8));
+
+        var row = Assert.Single(report.Methods);
+        Assert.Equal("Shop.Quotes.GetValueAsync", row.MethodKey);
+        Assert.True(row.Bytes!.Value > 0);
+        Assert.Null(row.Calls);
+        Assert.Null(row.BytesPerCall);
+    }
+
+    [Fact]
+    public void A_group_with_a_row_whose_calls_are_not_observable_neither_sums_a_partial_count_nor_divides_its_bytes_by_one()
+    {
+        var counted = new MethodCost
+        {
+            MethodKey = "System.Linq.A", DisplayName = "A", Calls = Figure.Exact(1_000, FigureSource.HopPass), SampledCalls = Estimate(1_000),
+            Bytes = Estimate(112_000), BytesPerCall = Estimate(112),
+        };
+        var unseen = new MethodCost { MethodKey = "System.Linq.B", DisplayName = "B", Bytes = Estimate(1_800_000) };
+
+        var group = MethodCost.Combine([counted, unseen], "[System.Linq]", "[System.Linq: 2 methods]");
+
+        Assert.Equal(1_912_000, group.Bytes!.Value);
+        Assert.Null(group.Calls);
+        Assert.Null(group.BytesPerCall);
+        Assert.Null(group.ObjectsPerCall);
+        // Every row counted: the sum and its ratio hold.
+        var both = MethodCost.Combine([counted, counted], "[System.Linq]", "[System.Linq: 2 methods]");
+        Assert.Equal(2_000, both.Calls!.Value);
+        Assert.Equal(112, both.BytesPerCall!.Value, 9);
+
+        static Figure Estimate(double value) => new() { Value = value, ErrorBound = value * 0.05, Samples = 1_500, Sampled = true, Source = FigureSource.AllocationPass };
+    }
+
     [Fact]
     public void A_stray_sample_does_not_make_a_once_called_method_big()
     {
