@@ -58,7 +58,7 @@ for sample in WebShop WebShop.Fixed; do
   load "$url" $((seconds + 4)) 200000 >"$out/$sample.load.log" &
   loader=$!
   sleep 1
-  "${tool[@]}" collect -p "$service" --duration "$(printf '00:00:%02d' "$seconds")" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample" \
+  "${tool[@]}" collect -p "$service" --duration "${seconds}s" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample" \
     | tee "$out/$sample.log"
   wait "$loader"
   echo "$sample throughput: $without requests/s without the tool, $(cat "$out/$sample.load.log") requests/s over the $((seconds + 4)) s it was attached in (for $seconds s: allocations, hops and cpu passes in turn)" \

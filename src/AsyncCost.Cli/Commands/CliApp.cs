@@ -13,7 +13,7 @@ internal static class CliApp
         [
             "dotnet-asynccost ps",
             "dotnet-asynccost collect -- dotnet bin/Release/net10.0/MyApp.dll",
-            "dotnet-asynccost collect -p 1234 --duration 00:00:30 -o run1",
+            "dotnet-asynccost collect -p 1234 --duration 30s -o run1",
             "dotnet-asynccost report run1.allocations.nettrace run1.hops.nettrace --format markdown",
             "dotnet-asynccost monitor -n MyService",
         ],

@@ -12,7 +12,7 @@ internal static class CollectCommand
 {
     public static readonly CommandHelp Help = new(
         [
-            "dotnet-asynccost collect -p 1234 --duration 00:00:30",
+            "dotnet-asynccost collect -p 1234 --duration 30s",
             "dotnet-asynccost collect -n MyService --passes hops",
             "dotnet-asynccost collect -o run1 --format markdown -- dotnet bin/Release/net10.0/MyApp.dll --iterations 100000",
             "dotnet-asynccost collect --format json -- ./MyApp > costs.json",

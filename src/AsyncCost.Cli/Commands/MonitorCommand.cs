@@ -20,7 +20,7 @@ internal static class MonitorCommand
         [
             "dotnet-asynccost monitor -p 1234",
             "dotnet-asynccost monitor -n MyService --top 20 --passes allocations,hops",
-            "dotnet-asynccost monitor -p 1234 --duration 00:00:10 > monitor.log",
+            "dotnet-asynccost monitor -p 1234 --duration 10s > monitor.log",
         ],
         [
             ExitCode.Success, ExitCode.UsageError, ExitCode.ProcessNotFound, ExitCode.NotDotNetProcess, ExitCode.DiagnosticsDisabled,
