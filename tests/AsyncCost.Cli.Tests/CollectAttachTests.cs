@@ -81,7 +81,7 @@ public sealed class WindowedHopPassTests
 
         await workload.StopLoopAsync();
         Assert.True(result.ExitCode == 0, result.ToString());
-        var report = AsyncCostReportJson.Deserialize(result.StandardOutput);
+        var report = AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(output + ".json"));
         Assert.Contains(report.Warnings, w => w.Code == "hop-windows");
         var row = ReportAssertions.YieldRow(report);
         Assert.True(row.Hops!.Sampled, "windowed hop counts are scaled estimates");

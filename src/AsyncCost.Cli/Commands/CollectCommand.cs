@@ -34,8 +34,10 @@ internal static class CollectCommand
         var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own), hops "
             + "(TPL events on) and cpu (stack samples: time per async method, running and blocked, also for calls that complete synchronously; "
             + "opt-in). Default allocations,hops; a launched command runs once per pass.");
-        var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes; <file>.<pass>.<n>.nettrace for each later slice "
-            + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
+        var output = CommonOptions.Output("Write the report to <file> instead of stdout: to that very file when it ends in .txt, .md, .json, .csv, .html "
+            + "or .speedscope.json, else to <file>.<format extension>. The name without its extension also keeps the traces (<file>.nettrace; "
+            + "<file>.<pass>.nettrace with two passes, <file>.<pass>.<n>.nettrace for each later slice of an attach without --duration) "
+            + "and <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();

@@ -40,7 +40,8 @@ internal static class ReportCommand
             }
         });
         var format = CommonOptions.Format();
-        var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format), plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
+        var output = CommonOptions.Output("Write the report to <file> instead of stdout: to that very file when it ends in .txt, .md, .json, .csv, .html "
+            + "or .speedscope.json, else to <file>.<format extension>; plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
         var wide = CommonOptions.Wide();

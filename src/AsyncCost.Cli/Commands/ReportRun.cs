@@ -50,10 +50,6 @@ internal static class ReportRun
 
         var stacks = view.Format == ReportFormat.Speedscope ? await ReadStacksAsync(report, stop.Token).ConfigureAwait(false) : null;
         output.Write(WithSarifWarnings(report, sarif), stacks);
-        if (output.ReportPath is { } path)
-        {
-            Console.Error.WriteLine($"Report written to {path}");
-        }
 
         return exitCode?.Invoke(report) ?? 0;
     }
