@@ -24,7 +24,8 @@ internal static class CollectCommand
             ExitCode.AccessDenied, ExitCode.CommandNotFound, ExitCode.OutputNotWritable, ExitCode.RuntimeTooOld, ExitCode.ProcessExited,
             ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName, ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
             ExitCode.NoRuntimeStarted,
-        ]);
+        ],
+        "The report was written; with -- <command>, the command's own exit code instead (0 when you stopped it; another code comes with one 'dotnet-asynccost:' message naming the command).");
 
     public static Command Create()
     {
@@ -113,7 +114,7 @@ internal static class CollectCommand
                 if (launch.Length > 0)
                 {
                     using var relay = ChildOutput.Open(parse.GetValue(childOutput), status);
-                    status.WriteLine($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
+                    status.WriteMessage($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
                         ? ": once per pass, allocations (TPL events off) then hops (TPL events on)."
                         : $" ({PassesText(chosenPasses)} {(IsSinglePass(chosenPasses) ? "pass" : "passes, once per pass")})."));
                     var child = new LaunchCommand { FileName = launch[0], Arguments = launch[1..], StandardOutput = relay.WriteLine, StandardError = relay.WriteLine };
@@ -121,7 +122,7 @@ internal static class CollectCommand
                 }
 
                 var target = CommonOptions.ResolveProcess(pid, name);
-                status.WriteLine($"Attaching to process {target}: {PassesText(chosenPasses)}" + (IsSinglePass(chosenPasses) ? " pass." : " passes in turn."));
+                status.WriteMessage($"Attaching to process {target}: {PassesText(chosenPasses)}" + (IsSinglePass(chosenPasses) ? " pass." : " passes in turn."));
                 return await AsyncCostSession.AttachAsync(target, options, stop).ConfigureAwait(false);
             }, ExitCodeOf);
         });
@@ -148,7 +149,7 @@ internal static class CollectCommand
             if (commandExitCode != 0)
             {
                 // Its code may collide with the tool's own (1 is "a bug"): one line says whose it is.
-                Console.Error.WriteLine($"dotnet-asynccost: '{report.Source.CommandLine}' exited with code {commandExitCode}; this is its exit code, and the report covers what it ran.");
+                ErrorOutput.WriteLine($"dotnet-asynccost: '{report.Source.CommandLine}' exited with code {commandExitCode}; this is its exit code, and the report covers what it ran.");
             }
 
             return commandExitCode;
@@ -156,7 +157,7 @@ internal static class CollectCommand
 
         if (report.StopReason == StopReason.ProcessExited)
         {
-            Console.Error.WriteLine($"dotnet-asynccost: Process {report.Source.ProcessId} exited during collection; the report covers the {Numbers.Duration(report.Duration)} recorded.");
+            ErrorOutput.WriteLine($"dotnet-asynccost: Process {report.Source.ProcessId} exited during collection; the report covers the {Numbers.Duration(report.Duration)} recorded.");
             return (int)ExitCode.ProcessExited;
         }
 

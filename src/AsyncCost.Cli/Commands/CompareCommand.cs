@@ -15,7 +15,8 @@ internal static class CompareCommand
             "dotnet-asynccost compare before.json after.json",
             "dotnet-asynccost compare costly.json fixed.json --operations 400 --format markdown",
         ],
-        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid]);
+        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid],
+        "The comparison was written.");
 
     public static Command Create()
     {

@@ -19,7 +19,8 @@ internal static class ReportCommand
         [
             ExitCode.Success, ExitCode.UsageError, ExitCode.TraceFileNotFound, ExitCode.TraceFileInvalid, ExitCode.OutputNotWritable,
             ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
-        ]);
+        ],
+        "The report was written.");
 
     public static Command Create()
     {

@@ -145,7 +145,7 @@ internal sealed class ReportOutput : IDisposable
                     ReportWriter.Write(report, hot, new ReportView(ReportFormat.Json), json, isTerminal: false);
                 }
 
-                Console.Error.WriteLine($"Report written to {ReportPath}" + (jsonPath is null ? "" : $" (for 'compare': {Path.GetFileName(jsonPath)})"));
+                ErrorOutput.WriteLine($"Report written to {ReportPath}" + (jsonPath is null ? "" : $" (for 'compare': {Path.GetFileName(jsonPath)})"));
             }
 
             _written = true;

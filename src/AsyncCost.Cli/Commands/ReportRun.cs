@@ -27,7 +27,7 @@ internal static class ReportRun
         var sarif = sarifPaths is { Count: > 0 } ? SarifFindingsReader.ReadAll(sarifPaths) : null;
         foreach (var warning in sarif?.Warnings ?? [])
         {
-            Console.Error.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
+            ErrorOutput.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
         }
         using var output = ReportOutput.Open(view, outputOption, sarif?.Findings);
         using var stop = new StopSignal('\n', output.DiscardUnwritten);
