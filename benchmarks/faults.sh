@@ -32,7 +32,9 @@ step "build dotnet-asynccost and samples/WebShop (Release), restore the pinned d
 dotnet build src/AsyncCost.Cli -c Release -nologo -v:q >"$out/build.log" 2>&1 || fail "build failed (see $out/build.log)"
 dotnet build samples/WebShop -c Release -nologo -v:q >>"$out/build.log" 2>&1 || fail "build failed (see $out/build.log)"
 dotnet tool restore >/dev/null
-tool=(dotnet src/AsyncCost.Cli/bin/Release/net10.0/dotnet-asynccost.dll)
+# A copy of the build, so a rebuild of the worktree meanwhile cannot swap the tool under a running part.
+cp -r src/AsyncCost.Cli/bin/Release/net10.0 "$out/tool"
+tool=(dotnet "$out/tool/dotnet-asynccost.dll")
 
 source samples/web-service.sh
 service=""
