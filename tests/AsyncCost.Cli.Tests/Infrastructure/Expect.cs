@@ -13,20 +13,23 @@ internal static class Expect
         NoStackTrace(result);
     }
 
+    // A message whose first word does not fit beside the tool's name (a long path) starts on the line under it.
+    private const string Tool = "dotnet-asynccost:";
+
     /// <summary>stderr's messages, each a line and the indented lines that go on under it, joined again (every line at most 80 wide).</summary>
     public static List<string> Messages(string standardError)
     {
         var messages = new List<string>();
         foreach (var line in standardError.Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Length > 0))
         {
-            if (line.StartsWith("  ", StringComparison.Ordinal) && messages.Count > 0 && messages[^1].StartsWith("dotnet-asynccost: ", StringComparison.Ordinal))
+            if (line.StartsWith("  ", StringComparison.Ordinal) && messages.Count > 0 && messages[^1].StartsWith(Tool, StringComparison.Ordinal))
             {
                 Assert.True(line.Length <= 80, $"{line.Length} > 80: {line}");
                 messages[^1] += " " + line.Trim();
             }
             else
             {
-                if (line.StartsWith("dotnet-asynccost: ", StringComparison.Ordinal))
+                if (line.StartsWith(Tool, StringComparison.Ordinal))
                 {
                     Assert.True(line.Length <= 80, $"{line.Length} > 80: {line}");
                 }
