@@ -58,13 +58,15 @@ for sample in WebShop WebShop.Fixed; do
   load "$url" $((seconds + 4)) 200000 >"$out/$sample.load.log" &
   loader=$!
   sleep 1
-  "${tool[@]}" collect -p "$service" --duration "$(printf '00:00:%02d' "$seconds")" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample" \
-    | tee "$out/$sample.log"
+  # The report goes to $out/$sample.txt (every column) and .json (-o writes it there, not to stdout).
+  "${tool[@]}" collect -p "$service" --duration "${seconds}s" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample"
   wait "$loader"
   echo "$sample throughput: $without requests/s without the tool, $(cat "$out/$sample.load.log") requests/s over the $((seconds + 4)) s it was attached in (for $seconds s: allocations, hops and cpu passes in turn)" \
     | tee -a "$out/throughput.txt"
-  # The report as a page, and the cpu pass's stacks as a flame graph (speedscope), from the traces collect kept (stdout,
-  # not -o, which would also rewrite collect's $sample.json).
+  # The report on the console at 80 columns, as a page, and the cpu pass's stacks as a flame graph (speedscope), from the
+  # traces collect kept (stdout, not -o, which would also rewrite collect's $sample.json).
+  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace "$out/$sample".cpu*.nettrace --sarif "$out/$sample.sarif" \
+    | tee "$out/$sample.log"
   "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace "$out/$sample".cpu*.nettrace --sarif "$out/$sample.sarif" \
     --format html >"$out/$sample.html" 2>"$out/$sample.html.log" || fail "the HTML report of $sample failed (see $out/$sample.html.log)"
   "${tool[@]}" report "$out/$sample".cpu*.nettrace --format speedscope >"$out/$sample.speedscope.json" 2>>"$out/$sample.html.log" || fail "the flame graph of $sample failed"

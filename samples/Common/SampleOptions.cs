@@ -1,4 +1,5 @@
 using System.Globalization;
+using AsyncCost.Cli.Commands;
 
 namespace AsyncCost.Samples;
 
@@ -12,7 +13,7 @@ internal sealed record SampleDefaults(long Operations, TimeSpan RoundTrip);
 /// </summary>
 internal sealed record SampleOptions(RunBudget Budget, TimeSpan RoundTrip)
 {
-    public const string Usage = "[--operations N | --duration TIME] [--round-trip TIME]   (TIME like 500ms, 5s, 2m, 00:00:05; round trip may be 0)";
+    public const string Usage = "[--operations N | --duration TIME] [--round-trip TIME]   (TIME like 500ms, 5s, 2m, 00:00:05 or seconds; round trip may be 0)";
 
     /// <summary>Reads the options; <paramref name="error"/> says what is wrong when it returns false.</summary>
     public static bool TryParse(IReadOnlyList<string> args, SampleDefaults defaults, out SampleOptions options, out string? error)
@@ -45,13 +46,13 @@ internal sealed record SampleOptions(RunBudget Budget, TimeSpan RoundTrip)
                 case "--operations":
                     error = $"'--operations' takes a whole number of at least 1, not '{value}'";
                     return false;
-                case "--duration" when TryParseTime(value, out TimeSpan duration) && duration > TimeSpan.Zero:
+                case "--duration" when TimeText.TryParse(value, out TimeSpan duration) && duration > TimeSpan.Zero:
                     budget = RunBudget.ForDuration(duration);
                     break;
                 case "--duration":
                     error = $"'--duration' takes a positive time such as 500ms, 5s, 2m or 00:00:05, not '{value}'";
                     return false;
-                case "--round-trip" when TryParseTime(value, out TimeSpan time):
+                case "--round-trip" when TimeText.TryParse(value, out TimeSpan time):
                     roundTrip = time;
                     break;
                 default:
@@ -62,30 +63,5 @@ internal sealed record SampleOptions(RunBudget Budget, TimeSpan RoundTrip)
 
         options = new SampleOptions(budget, roundTrip);
         return true;
-    }
-
-    // dotnet-trace style hh:mm:ss, or a number with a unit (ms, s, m); a bare 0 is zero.
-    private static bool TryParseTime(string text, out TimeSpan time)
-    {
-        (string number, double secondsPerUnit) = text switch
-        {
-            "0" => ("0", 1.0),
-            _ when text.EndsWith("ms", StringComparison.Ordinal) => (text[..^2], 0.001),
-            _ when text.EndsWith('s') => (text[..^1], 1.0),
-            _ when text.EndsWith('m') => (text[..^1], 60.0),
-            _ => (string.Empty, 0.0),
-        };
-
-        if (secondsPerUnit > 0
-            && double.TryParse(number, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out double amount))
-        {
-            time = TimeSpan.FromSeconds(amount * secondsPerUnit);
-        }
-        else if (!TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out time))
-        {
-            return false;
-        }
-
-        return time >= TimeSpan.Zero;
     }
 }

@@ -36,7 +36,7 @@ internal static class ExitCodes
     public static readonly IReadOnlyList<(ExitCode Code, string Meaning)> Catalog =
     [
         (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it; "
-            + "a code other than 0 comes with one 'dotnet-asynccost:' line on stderr naming the command)."),
+            + "a code other than 0 comes with one 'dotnet-asynccost:' message on stderr naming the command)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
         (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),

@@ -26,9 +26,11 @@ public sealed class CommandLineTests
         }
 
         Assert.Contains("Examples:", result.StandardOutput, StringComparison.Ordinal);
+        // Each meaning wraps under itself at 80 columns: read the words, not the lines.
+        var words = System.Text.RegularExpressions.Regex.Replace(result.StandardOutput, @"\s+", " ");
         foreach (var (code, meaning) in ExitCodes.Catalog)
         {
-            Assert.Contains($"{(int)code,3}  {meaning}", result.StandardOutput, StringComparison.Ordinal);
+            Assert.Contains($" {(int)code} {meaning}", words, StringComparison.Ordinal);
         }
     }
 
@@ -53,7 +55,9 @@ public sealed class CommandLineTests
     [InlineData("Unrecognized command or argument 'frobnicate'", "frobnicate")]
     [InlineData("Unrecognized option '--bogus'", "report", "x.nettrace", "--bogus")]
     [InlineData("Unrecognized option or argument '--bogus'; put a command to launch after '--'", "collect", "--bogus")]
-    [InlineData("--duration: '5' is not a positive duration in hh:mm:ss", "collect", "-p", "1", "--duration", "5")]
+    [InlineData("--duration: 'soon' is not a positive time; use seconds or a unit (5, 5s, 500ms, 2m or 00:00:05)", "collect", "-p", "1", "--duration", "soon")]
+    [InlineData("--duration: '0s' is not a positive time", "monitor", "-p", "1", "--duration", "0s")]
+    [InlineData("--duration: '-5' is not a positive time", "collect", "-p", "1", "--duration=-5")]
     [InlineData("--passes: unknown pass 'gc'", "collect", "-p", "1", "--passes", "allocations,gc")]
     [InlineData("--format: unknown format 'xml'", "report", "x.nettrace", "--format", "xml")]
     [InlineData("collect needs exactly one target", "collect")]
@@ -75,6 +79,28 @@ public sealed class CommandLineTests
         var result = await ChildProcess.RunToolAsync(args);
 
         Expect.OneLineError(result, 2, message);
+    }
+
+    [Theory]
+    [InlineData("5", 5_000)]
+    [InlineData("5s", 5_000)]
+    [InlineData("2.5s", 2_500)]
+    [InlineData("500ms", 500)]
+    [InlineData("2m", 120_000)]
+    [InlineData("1h", 3_600_000)]
+    [InlineData("00:00:30", 30_000)]
+    [InlineData("0:01:30", 90_000)]
+    [InlineData("00:00:03.5", 3_500)]
+    [InlineData("00:00:00:30", 30_000)] // dotnet-trace's dd:hh:mm:ss
+    public void Every_duration_option_takes_seconds_units_and_hh_mm_ss(string text, int milliseconds)
+    {
+        foreach (var command in new[] { "collect", "monitor" })
+        {
+            var parse = Commands.CliApp.CreateRootCommand().Parse([command, "-p", "1", "--duration", text]);
+
+            Assert.Empty(parse.Errors);
+            Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), parse.GetValue<TimeSpan?>("--duration"));
+        }
     }
 
     [Fact]

@@ -79,6 +79,50 @@ public sealed class InputAnswerTests
     }
 
     [Fact]
+    public async Task Output_naming_a_report_file_writes_that_file_and_prints_nothing()
+    {
+        using var directory = new TemporaryDirectory("asynccost-named-");
+        var page = directory.File("x.html");
+
+        var result = await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "html", "-o", page]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal("", result.StandardOutput);
+        Assert.StartsWith("<!DOCTYPE html>", await File.ReadAllTextAsync(page), StringComparison.Ordinal);
+        Assert.Contains($"Report written to {page}", result.StandardError, StringComparison.Ordinal);
+        // The name without its extension keeps the JSON for 'compare', as a base name would.
+        Assert.Equal(["x.html", "x.json"], Directory.GetFiles(directory.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(directory.File("x.json")));
+    }
+
+    [Fact]
+    public async Task A_flame_graph_named_json_is_written_to_that_name_with_the_compare_json_beside_it()
+    {
+        using var directory = new TemporaryDirectory("asynccost-flame-");
+        var flame = directory.File("flame.json");
+
+        var result = await ChildProcess.RunToolAsync("report", Repository.Recorded("webshop.cpu.nettrace"), "--format", "speedscope", "-o", flame);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal("", result.StandardOutput);
+        Assert.Contains("speedscope", (string)JsonNode.Parse(await File.ReadAllTextAsync(flame))!["$schema"]!, StringComparison.Ordinal);
+        Assert.Equal(["flame.json", "flame.report.json"], Directory.GetFiles(directory.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        AsyncCostReportJson.Deserialize(await File.ReadAllTextAsync(directory.File("flame.report.json")));
+    }
+
+    [Fact]
+    public async Task Output_as_a_base_name_adds_the_formats_extension_and_prints_nothing()
+    {
+        using var directory = new TemporaryDirectory("asynccost-base-");
+
+        var result = await ChildProcess.RunToolAsync(["report", .. Traces, "--format", "markdown", "-o", directory.File("run1")]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal("", result.StandardOutput);
+        Assert.Equal(["run1.json", "run1.md"], Directory.GetFiles(directory.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
     public async Task Report_of_a_directory_says_it_is_a_directory()
     {
         var result = await ChildProcess.RunToolAsync("report", RecordedDirectory);

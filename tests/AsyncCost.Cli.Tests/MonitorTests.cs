@@ -26,6 +26,7 @@ public sealed class MonitorTests
         var runs = WorkloadResult.ParseAll(workloadRun.StandardOutput);
         Assert.True(result.ExitCode == 0, result.ToString());
         Expect.PlainText(result.StandardOutput);
+        Assert.All(result.StandardOutput.Split('\n'), line => Assert.True(line.Length <= 80, $"{line.Length} > 80: {line}"));
         var sessions = Regex.Matches(workloadRun.StandardOutput, @"^SESSION \d+ at (\d+)$", RegexOptions.Multiline);
         Assert.True(sessions.Count == 1, $"{sessions.Count} diagnostics sessions were opened in the workload\n{result}");
         var sessionStartMs = long.Parse(sessions[0].Groups[1].Value, CultureInfo.InvariantCulture);
@@ -77,7 +78,7 @@ public sealed class MonitorTests
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed} to quit\n{result}");
         Assert.True(result.ExitCode == 0, result.ToString());
         Expect.PlainText(result.StandardOutput);
-        Assert.Matches(@"pid \d+ dotnet \|.* work items/s [\d,]+", result.StandardOutput);
+        Assert.Matches(@"(?s)pid \d+ dotnet \|.*work items/s [\d,]+", result.StandardOutput);
         await workload.StopLoopAsync();
     }
 
@@ -129,10 +130,28 @@ public sealed class MonitorTests
         }
     }
 
+    [Fact]
+    public async Task A_process_that_allocates_little_gets_an_empty_table_that_says_why()
+    {
+        using var idle = ChildProcess.StartWorkload(null, "yield", "1", "--wait");
+        await idle.WaitForLineAsync(l => l.StartsWith("READY", StringComparison.Ordinal));
+
+        var result = await ChildProcess.RunToolAsync("monitor", "-p", idle.IdText, "--duration", "3s");
+
+        idle.SendLine("go");
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("refresh 1 at", result.StandardOutput, StringComparison.Ordinal);
+        var said = string.Join(" ", result.StandardOutput.Split('\n').Select(l => l.Trim()));
+        Assert.Contains("No async method was seen this second: the allocation stream samples about one allocation per 100 KB allocated", said, StringComparison.Ordinal);
+        Assert.All(result.StandardOutput.Split('\n'), line => Assert.True(line.Length <= 80, $"{line.Length} > 80: {line}"));
+    }
+
     /// <summary>One refresh as printed when redirected: its summary line and the workload's Task.Yield row.</summary>
     private sealed record MonitorRefresh(int Number, double AtSeconds, double? WorkItemsPerSecond, YieldRate? YieldRow)
     {
-        private static readonly Regex Summary = new(@"refresh (?<n>\d+) at (?<at>[\d.]+) s(?:.*work items/s (?<items>[\d,]+))?");
+        private static readonly Regex Summary = new(@"refresh (?<n>\d+) at (?<at>[\d.]+) s");
+        // The summary goes on under its first line when it does not fit 80 columns.
+        private static readonly Regex WorkItems = new(@"work items/s (?<items>[\d,]+)");
         private static readonly Regex Row = new(@"YieldOnceAsync\s+(?:(?<bytes>[\d.]+) (?<unit>[KMG]?B)|-)\s+(?:[\d,]+|-)\s+(?<calls>[\d,]+)\s+(?<hops>[\d,]+|-)$");
 
         public static List<MonitorRefresh> ParseAll(string output)
@@ -143,8 +162,12 @@ public sealed class MonitorTests
                 if (Summary.Match(line) is { Success: true } summary)
                 {
                     refreshes.Add(new MonitorRefresh(int.Parse(summary.Groups["n"].Value, CultureInfo.InvariantCulture),
-                        double.Parse(summary.Groups["at"].Value, CultureInfo.InvariantCulture),
-                        summary.Groups["items"].Success ? Parse(summary.Groups["items"].Value) : null, null));
+                        double.Parse(summary.Groups["at"].Value, CultureInfo.InvariantCulture), null, null));
+                }
+
+                if (WorkItems.Match(line) is { Success: true } items && refreshes.Count > 0)
+                {
+                    refreshes[^1] = refreshes[^1] with { WorkItemsPerSecond = Parse(items.Groups["items"].Value) };
                 }
                 else if (Row.Match(line.TrimEnd()) is { Success: true } row && refreshes.Count > 0)
                 {

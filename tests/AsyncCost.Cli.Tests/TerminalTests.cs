@@ -25,4 +25,30 @@ public sealed class TerminalTests
         // Method names in colour (any SGR colour sequence right before the name, which may be shortened to the terminal's width).
         Assert.Matches("\u001b\\[[0-9;]*m *AsyncC.*YieldOnceAsync", result.StandardOutput);
     }
+
+    [Fact]
+    public async Task Monitor_on_a_terminal_fits_its_width_and_keeps_method_names_whole_or_shortened_in_the_middle()
+    {
+        using var workload = await ChildProcess.StartYieldLoopAsync();
+        try
+        {
+            var command = $"dotnet '{Repository.ToolDll}' monitor -p {workload.IdText} --duration 3s";
+            using var terminal = ChildProcess.Start("script", ["-qec", command, "/dev/null"],
+                new Dictionary<string, string> { ["TERM"] = "xterm-256color", ["COLUMNS"] = "60" });
+
+            var result = await terminal.WaitForExitAsync();
+
+            Assert.True(result.ExitCode == 0, result.ToString());
+            var plain = System.Text.RegularExpressions.Regex.Replace(result.StandardOutput, "\u001b(\\[[0-9;?]*[A-Za-z]|[=>])", "");
+            var lines = plain.Split('\r', '\n').Where(l => l.Trim().Length > 0).ToList();
+            Assert.All(lines, l => Assert.True(l.TrimEnd().Length <= 60, $"{l.TrimEnd().Length} > 60: {l}"));
+            // The method's name on one line (whole, or shortened in the middle), never broken inside a word.
+            Assert.Contains(lines, l => l.TrimEnd().EndsWith(".YieldOnceAsync", StringComparison.Ordinal));
+            Assert.DoesNotContain(lines, l => System.Text.RegularExpressions.Regex.IsMatch(l.Trim(), "^(YieldOnce|OnceAsync|Async)$"));
+        }
+        finally
+        {
+            await workload.StopLoopAsync();
+        }
+    }
 }

@@ -74,6 +74,71 @@ public sealed class WidthTests
         }
     }
 
+    [Theory]
+    [InlineData("ps")]
+    [InlineData("collect")]
+    [InlineData("report")]
+    [InlineData("monitor")]
+    [InlineData("compare")]
+    [InlineData("schema")]
+    [InlineData("providers")]
+    [InlineData(null)]
+    public async Task Every_commands_help_fits_80_columns_when_redirected_and_says_what_its_own_exit_codes_mean(string? command)
+    {
+        var result = await RunToolAsync(null, command is null ? ["--help"] : [command, "--help"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        AssertFits(result.StandardOutput, 80);
+        var success = string.Join(" ", result.StandardOutput.Split('\n').SkipWhile(l => !l.StartsWith("Exit codes:", StringComparison.Ordinal)).Skip(1)
+            .TakeWhile(l => !l.StartsWith("    2 ", StringComparison.Ordinal) && l.Length > 0).Select(l => l.Trim()));
+        Assert.StartsWith("0 ", success, StringComparison.Ordinal);
+        // Only collect (and the tool's own overview) launches a command whose exit code it passes on.
+        Assert.Equal(command is "collect" or null, success.Contains("<command>", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Help_follows_COLUMNS_and_an_example_too_long_goes_on_under_itself_as_shell()
+    {
+        var result = await RunToolAsync("60", ["collect", "--help"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        AssertFits(result.StandardOutput, 60);
+        var examples = result.StandardOutput.Split('\n').SkipWhile(l => l != "Examples:").Skip(1).TakeWhile(l => l.Length > 0).ToList();
+        Assert.Contains(examples, l => l.EndsWith(" \\", StringComparison.Ordinal));
+        // Joined again, the lines are the example as written.
+        var joined = string.Join(" ", examples.Select(l => l.Trim().TrimEnd('\\').Trim()));
+        Assert.Contains(CollectExample, joined, StringComparison.Ordinal);
+    }
+
+    private const string CollectExample = "dotnet-asynccost collect --sarif build.sarif -- dotnet bin/Release/net10.0/MyApp.dll";
+
+    [Fact]
+    public void Status_lines_fit_80_columns_at_their_longest()
+    {
+        var recording = Terminal.StatusLine.Format(new AsyncCost.Sessions.SessionProgress(
+            AsyncCost.Report.MeasurementPasses.Allocations, 2, 2, TimeSpan.FromMinutes(59), 12_345_678, 123L << 20, 4567L << 20));
+        var reading = Terminal.StatusLine.Format(new AsyncCost.Sessions.TraceReadProgress(
+            "/tmp/" + new string('x', 60) + ".allocations.2.nettrace", 12, 12, TimeSpan.FromMinutes(59), 12_345_678, 123L << 20, 4567L << 20));
+
+        Assert.InRange(recording.Length, 1, 80);
+        Assert.InRange(reading.Length, 1, 80);
+        Assert.StartsWith("Reading xxxx", reading, StringComparison.Ordinal);
+        Assert.Contains("….2.nettrace (12/12)", reading, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_message_longer_than_stderrs_width_goes_on_under_itself_indented()
+    {
+        var message = "dotnet-asynccost: " + string.Join(" ", Enumerable.Repeat("word", 40));
+
+        var lines = Terminal.ErrorOutput.Fit(message, 80).Split(Environment.NewLine);
+
+        Assert.True(lines.Length > 1);
+        Assert.All(lines, l => Assert.InRange(l.Length, 1, 80));
+        Assert.All(lines.Skip(1), l => Assert.StartsWith("  word", l, StringComparison.Ordinal));
+        Assert.Equal(message, string.Join(" ", lines.Select(l => l.Trim())));
+    }
+
     /// <summary>Runs the tool redirected, with COLUMNS set to <paramref name="columns"/> (empty: unset, whatever the runner's is).</summary>
     private static async Task<ProcessResult> RunToolAsync(string? columns, string[] args)
     {

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.CommandLine.Invocation;
+using AsyncCost.Cli.Terminal;
 
 namespace AsyncCost.Cli.Commands;
 
@@ -13,11 +14,12 @@ internal static class CliApp
         [
             "dotnet-asynccost ps",
             "dotnet-asynccost collect -- dotnet bin/Release/net10.0/MyApp.dll",
-            "dotnet-asynccost collect -p 1234 --duration 00:00:30 -o run1",
+            "dotnet-asynccost collect -p 1234 --duration 30s -o run1",
             "dotnet-asynccost report run1.allocations.nettrace run1.hops.nettrace --format markdown",
             "dotnet-asynccost monitor -n MyService",
         ],
-        [.. ExitCodes.Catalog.Select(entry => entry.Code)]);
+        [.. ExitCodes.Catalog.Select(entry => entry.Code)],
+        ExitCodes.Meaning(ExitCode.Success));
 
     public static RootCommand CreateRootCommand()
     {
@@ -87,8 +89,8 @@ internal static class CliApp
 
     private static int Fail(ExitCode code, string message)
     {
-        // One line, whatever the message holds.
-        Console.Error.WriteLine($"{ToolName}: {message.ReplaceLineEndings(" ")}");
+        // One message, whatever it holds, fitted to stderr's width.
+        ErrorOutput.WriteLine($"{ToolName}: {message}");
         return (int)code;
     }
 }

@@ -12,7 +12,7 @@ internal static class CollectCommand
 {
     public static readonly CommandHelp Help = new(
         [
-            "dotnet-asynccost collect -p 1234 --duration 00:00:30",
+            "dotnet-asynccost collect -p 1234 --duration 30s",
             "dotnet-asynccost collect -n MyService --passes hops",
             "dotnet-asynccost collect -o run1 --format markdown -- dotnet bin/Release/net10.0/MyApp.dll --iterations 100000",
             "dotnet-asynccost collect --format json -- ./MyApp > costs.json",
@@ -24,7 +24,8 @@ internal static class CollectCommand
             ExitCode.AccessDenied, ExitCode.CommandNotFound, ExitCode.OutputNotWritable, ExitCode.RuntimeTooOld, ExitCode.ProcessExited,
             ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName, ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
             ExitCode.NoRuntimeStarted,
-        ]);
+        ],
+        "The report was written; with -- <command>, the command's own exit code instead (0 when you stopped it; another code comes with one 'dotnet-asynccost:' message naming the command).");
 
     public static Command Create()
     {
@@ -34,8 +35,10 @@ internal static class CollectCommand
         var passes = CommonOptions.Passes("The passes to run, comma-separated: allocations (TPL events off, so bytes are the app's own), hops "
             + "(TPL events on) and cpu (stack samples: time per async method, running and blocked, also for calls that complete synchronously; "
             + "opt-in). Default allocations,hops; a launched command runs once per pass.");
-        var output = CommonOptions.Output("Keep the trace as <file>.nettrace (<file>.<pass>.nettrace with two passes; <file>.<pass>.<n>.nettrace for each later slice "
-            + "of an attach without --duration) and the report as <file>.<format extension>, plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
+        var output = CommonOptions.Output("Write the report to <file> instead of stdout: to that very file when it ends in .txt, .md, .json, .csv, .html "
+            + "or .speedscope.json, else to <file>.<format extension>. The name without its extension also keeps the traces (<file>.nettrace; "
+            + "<file>.<pass>.nettrace with two passes, <file>.<pass>.<n>.nettrace for each later slice of an attach without --duration) "
+            + "and <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var format = CommonOptions.Format();
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
@@ -120,7 +123,7 @@ internal static class CollectCommand
                 if (launch.Length > 0)
                 {
                     using var relay = ChildOutput.Open(parse.GetValue(childOutput), status);
-                    status.WriteLine($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
+                    status.WriteMessage($"Launching '{string.Join(' ', launch)}'" + (chosenPasses == MeasurementPasses.All
                         ? ": once per pass, allocations (TPL events off) then hops (TPL events on)."
                         : $" ({PassesText(chosenPasses)} {(IsSinglePass(chosenPasses) ? "pass" : "passes, once per pass")})."));
                     var child = new LaunchCommand { FileName = launch[0], Arguments = launch[1..], StandardOutput = relay.WriteLine, StandardError = relay.WriteLine };
@@ -128,7 +131,7 @@ internal static class CollectCommand
                 }
 
                 var target = CommonOptions.ResolveProcess(pid, name);
-                status.WriteLine($"Attaching to process {target}: {PassesText(chosenPasses)}" + (IsSinglePass(chosenPasses) ? " pass." : " passes in turn."));
+                status.WriteMessage($"Attaching to process {target}: {PassesText(chosenPasses)}" + (IsSinglePass(chosenPasses) ? " pass." : " passes in turn."));
                 return await AsyncCostSession.AttachAsync(target, options, stop).ConfigureAwait(false);
             }, ExitCodeOf);
         });
@@ -155,7 +158,7 @@ internal static class CollectCommand
             if (commandExitCode != 0)
             {
                 // Its code may collide with the tool's own (1 is "a bug"): one line says whose it is.
-                Console.Error.WriteLine($"dotnet-asynccost: '{report.Source.CommandLine}' exited with code {commandExitCode}; this is its exit code, and the report covers what it ran.");
+                ErrorOutput.WriteLine($"dotnet-asynccost: '{report.Source.CommandLine}' exited with code {commandExitCode}; this is its exit code, and the report covers what it ran.");
             }
 
             return commandExitCode;
@@ -163,7 +166,7 @@ internal static class CollectCommand
 
         if (report.StopReason == StopReason.ProcessExited)
         {
-            Console.Error.WriteLine($"dotnet-asynccost: Process {report.Source.ProcessId} exited during collection; the report covers the {Numbers.Duration(report.Duration)} recorded.");
+            ErrorOutput.WriteLine($"dotnet-asynccost: Process {report.Source.ProcessId} exited during collection; the report covers the {Numbers.Duration(report.Duration)} recorded.");
             return (int)ExitCode.ProcessExited;
         }
 

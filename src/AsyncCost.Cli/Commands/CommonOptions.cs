@@ -70,7 +70,7 @@ internal static class CommonOptions
     public static Option<TimeSpan?> Duration(string what) => new("--duration")
     {
         Description = what,
-        HelpName = "hh:mm:ss",
+        HelpName = "time",
         CustomParser = ParseDuration,
     };
 
@@ -110,13 +110,12 @@ internal static class CommonOptions
     internal static TimeSpan? ParseDuration(ArgumentResult result)
     {
         var text = result.Tokens.Count == 0 ? "" : result.Tokens[0].Value;
-        // dotnet-trace's format: [dd:]hh:mm:ss.
-        if (TimeSpan.TryParseExact(text, [@"hh\:mm\:ss", @"dd\:hh\:mm\:ss", @"hh\:mm\:ss\.FFFFFFF"], CultureInfo.InvariantCulture, out var duration) && duration > TimeSpan.Zero)
+        if (TimeText.TryParse(text, out var duration) && duration > TimeSpan.Zero)
         {
             return duration;
         }
 
-        result.AddError($"--duration: '{text}' is not a positive duration in hh:mm:ss (e.g. 00:00:30).");
+        result.AddError($"--duration: '{text}' is not a positive time; use seconds or a unit ({TimeText.Examples}).");
         return null;
     }
 

@@ -17,7 +17,8 @@ internal static class CompareCommand
             "dotnet-asynccost compare main.json pr.json --fail-on-regression --threshold 25 --annotations github",
             "dotnet-asynccost compare asynccost-budget.json pr.json --fail-on-regression",
         ],
-        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge]);
+        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge],
+        "The comparison was written (with --fail-on-regression: no figure got worse beyond its bound and the threshold).");
 
     public static Command Create()
     {

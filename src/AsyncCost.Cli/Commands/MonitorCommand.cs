@@ -20,12 +20,13 @@ internal static class MonitorCommand
         [
             "dotnet-asynccost monitor -p 1234",
             "dotnet-asynccost monitor -n MyService --top 20 --passes allocations,hops",
-            "dotnet-asynccost monitor -p 1234 --duration 00:00:10 > monitor.log",
+            "dotnet-asynccost monitor -p 1234 --duration 10s > monitor.log",
         ],
         [
             ExitCode.Success, ExitCode.UsageError, ExitCode.ProcessNotFound, ExitCode.NotDotNetProcess, ExitCode.DiagnosticsDisabled,
             ExitCode.AccessDenied, ExitCode.RuntimeTooOld, ExitCode.ProcessExited, ExitCode.CanceledBeforeRecording, ExitCode.AmbiguousProcessName,
-        ]);
+        ],
+        "Stopped ('q', Ctrl+C, SIGTERM or --duration) while the process ran.");
 
     public static Command Create()
     {
@@ -60,7 +61,7 @@ internal static class MonitorCommand
             }
 
             var options = new MonitorOptions { Passes = parse.GetResult(passes) is null ? MeasurementPasses.Allocations : parse.GetValue(passes) };
-            var view = new MonitorView(target, Math.Max(1, parse.GetValue(top)), stop.Hint);
+            var view = new MonitorView(target, Math.Max(1, parse.GetValue(top)), stop.Hint, options.Passes);
             var snapshots = AsyncCostSession.MonitorAsync(target, options, limit.Token);
             return Console.IsOutputRedirected
                 ? await RunAsLinesAsync(snapshots, view).ConfigureAwait(false)
@@ -90,8 +91,9 @@ internal static class MonitorCommand
         await foreach (var snapshot in snapshots.ConfigureAwait(false))
         {
             last = view.Latest = snapshot;
-            Console.Out.WriteLine(view.SummaryLine());
-            ConsoleTableWriter.WriteTable(view.MethodsTable(), Console.Out, isTerminal: false);
+            var width = OutputWidth.Of(redirected: true);
+            Console.Out.WriteLine(view.Summary(width));
+            ConsoleTableWriter.WriteTable(view.MethodsTable(), Console.Out, isTerminal: false, width);
             Console.Out.Flush();
         }
 
@@ -105,22 +107,48 @@ internal static class MonitorCommand
             return 0;
         }
 
-        Console.Error.WriteLine($"dotnet-asynccost: Process {last.Report.Source.ProcessId} exited.");
+        ErrorOutput.WriteLine($"dotnet-asynccost: Process {last.Report.Source.ProcessId} exited.");
         return (int)ExitCode.ProcessExited;
     }
 
     /// <summary>Lays out the latest snapshot.</summary>
-    private sealed class MonitorView(int processId, int top, string hint)
+    private sealed class MonitorView(int processId, int top, string hint, MeasurementPasses passes)
     {
+        private const string Separator = " | ";
+
         public MonitorSnapshot? Latest { get; set; }
 
-        public Rows Render() => new Rows(new Text(SummaryLine() + "  (" + hint + ")" + Environment.NewLine), ConsoleTableWriter.ToRenderable(MethodsTable()));
+        /// <summary>The live view, laid out for the terminal's width as the report's tables are (names shortened in the middle).</summary>
+        public Rows Render()
+        {
+            var width = OutputWidth.Of(redirected: false);
+            return new Rows(new Text(Summary(width, hint) + Environment.NewLine), ConsoleTableWriter.Fitted(MethodsTable(), width));
+        }
 
-        public string SummaryLine()
+        /// <summary>The summary's parts joined by " | ", on as many lines of at most <paramref name="width"/> characters as they need.</summary>
+        public string Summary(int width, string? hint = null)
+        {
+            var lines = new List<string>();
+            foreach (var part in SummaryParts().Concat(hint is null ? [] : ["(" + hint + ")"]))
+            {
+                if (lines.Count > 0 && lines[^1].Length + Separator.Length + part.Length <= width)
+                {
+                    lines[^1] += Separator + part;
+                }
+                else
+                {
+                    lines.Add(part);
+                }
+            }
+
+            return string.Join(Environment.NewLine, lines);
+        }
+
+        private List<string> SummaryParts()
         {
             if (Latest is not { } snapshot)
             {
-                return $"Process {processId}: starting the session...";
+                return [$"Process {processId}: starting the session..."];
             }
 
             var process = snapshot.Process;
@@ -159,14 +187,19 @@ internal static class MonitorCommand
                 parts.Add($"events lost {Numbers.Count(process.EventsLost)} (figures low)");
             }
 
-            return string.Join(" | ", parts);
+            return parts;
         }
 
         public TextTable MethodsTable()
         {
+            var methods = Latest?.Methods.Take(top).ToList() ?? [];
             var table = new TextTable("Most expensive async methods (per second)",
-                [new("Method", ColumnAlignment.Left), new("Bytes/s"), new("Objects/s"), new("Calls/s"), new("Hops/s")]);
-            foreach (var method in Latest?.Methods.Take(top) ?? [])
+                [new("Method", ColumnAlignment.Left), new("Bytes/s"), new("Objects/s"), new("Calls/s"), new("Hops/s")])
+            {
+                // An empty table says why, rather than leaving the user to guess whether the tool works.
+                Note = methods.Count > 0 ? null : Latest is null ? "Waiting for the first second's events." : EmptyReason(),
+            };
+            foreach (var method in methods)
             {
                 table.AddRow(
                     method.DisplayName,
@@ -177,6 +210,23 @@ internal static class MonitorCommand
             }
 
             return table;
+        }
+
+        /// <summary>Why a second showed no async method: what each stream needs to see one.</summary>
+        private string EmptyReason()
+        {
+            var needs = new List<string>();
+            if (passes.HasFlag(MeasurementPasses.Allocations))
+            {
+                needs.Add("the allocation stream samples about one allocation per 100 KB allocated, so an app that allocates little gives few rows");
+            }
+
+            if (passes.HasFlag(MeasurementPasses.Hops))
+            {
+                needs.Add("the hop stream sees only async methods that suspended");
+            }
+
+            return $"No async method was seen this second: {string.Join("; ", needs)}. A longer look: 'collect -p {processId} --duration 30s'.";
         }
 
         private static string Seconds(TimeSpan time) => time.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture);

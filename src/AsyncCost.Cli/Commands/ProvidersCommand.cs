@@ -16,7 +16,8 @@ internal static class ProvidersCommand
             "dotnet-trace collect -p 1234 --duration 00:00:30 -o run.allocations.nettrace --providers \"$(dotnet-asynccost providers --pass allocations)\"",
             "dotnet-asynccost providers --pass hops --for dotnet-monitor > hops-trace-request.json",
         ],
-        [ExitCode.Success, ExitCode.UsageError]);
+        [ExitCode.Success, ExitCode.UsageError],
+        "The providers were printed.");
 
     private enum Tool
     {

@@ -9,7 +9,7 @@ namespace AsyncCost.Cli.Commands;
 /// <summary>`ps`: the .NET processes this user can attach to.</summary>
 internal static class PsCommand
 {
-    public static readonly CommandHelp Help = new(["dotnet-asynccost ps"], [ExitCode.Success]);
+    public static readonly CommandHelp Help = new(["dotnet-asynccost ps"], [ExitCode.Success], "The list was printed (also when it is empty: the message says so).");
 
     public static Command Create()
     {
@@ -26,7 +26,7 @@ internal static class PsCommand
 
             if (table.Rows.Count == 0)
             {
-                Console.Error.WriteLine("No .NET processes found that this user can attach to.");
+                ErrorOutput.WriteLine("No .NET processes found that this user can attach to.");
                 return 0;
             }
 

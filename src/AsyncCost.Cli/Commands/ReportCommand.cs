@@ -19,7 +19,8 @@ internal static class ReportCommand
         [
             ExitCode.Success, ExitCode.UsageError, ExitCode.TraceFileNotFound, ExitCode.TraceFileInvalid, ExitCode.OutputNotWritable,
             ExitCode.FindingsFileNotFound, ExitCode.FindingsFileInvalid,
-        ]);
+        ],
+        "The report was written.");
 
     public static Command Create()
     {
@@ -40,7 +41,8 @@ internal static class ReportCommand
             }
         });
         var format = CommonOptions.Format();
-        var output = CommonOptions.Output("Also write the report to <file> (its extension follows --format), plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
+        var output = CommonOptions.Output("Write the report to <file> instead of stdout: to that very file when it ends in .txt, .md, .json, .csv, .html "
+            + "or .speedscope.json, else to <file>.<format extension>; plus <file>.json for 'compare'. An existing directory gets <dir>/asynccost.*.");
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
         var wide = CommonOptions.Wide();

@@ -27,7 +27,7 @@ internal static class ReportRun
         var sarif = sarifPaths is { Count: > 0 } ? SarifFindingsReader.ReadAll(sarifPaths) : null;
         foreach (var warning in sarif?.Warnings ?? [])
         {
-            Console.Error.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
+            ErrorOutput.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
         }
         using var output = ReportOutput.Open(view, outputOption, sarif?.Findings);
         using var stop = new StopSignal('\n', output.DiscardUnwritten);
@@ -50,10 +50,6 @@ internal static class ReportRun
 
         var stacks = view.Format == ReportFormat.Speedscope ? await ReadStacksAsync(report, stop.Token).ConfigureAwait(false) : null;
         output.Write(WithSarifWarnings(report, sarif), stacks);
-        if (output.ReportPath is { } path)
-        {
-            Console.Error.WriteLine($"Report written to {path}");
-        }
 
         return exitCode?.Invoke(report) ?? 0;
     }

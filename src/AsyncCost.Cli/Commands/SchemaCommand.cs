@@ -11,7 +11,8 @@ internal static class SchemaCommand
     public static readonly CommandHelp Help = new(
         ["dotnet-asynccost schema > asynccost-report.schema.json", "dotnet-asynccost schema --hot-findings > asynccost-hot-findings.schema.json",
             "dotnet-asynccost schema --budget > asynccost-budget.schema.json"],
-        [ExitCode.Success]);
+        [ExitCode.Success],
+        "The schema was printed.");
 
     public static Command Create()
     {

@@ -10,19 +10,17 @@ internal static class OutputWidth
     private const int Redirected = 80;
 
     /// <summary>The width for stdout, or null for no limit (<paramref name="wide"/>).</summary>
-    public static int? StandardOutput(bool wide)
-    {
-        if (wide)
-        {
-            return null;
-        }
+    public static int? StandardOutput(bool wide) => wide ? null : Of(Console.IsOutputRedirected);
 
+    /// <summary>The width of a stream that is (or is not) redirected: COLUMNS, else the terminal's, else 80.</summary>
+    public static int Of(bool redirected)
+    {
         if (int.TryParse(Environment.GetEnvironmentVariable("COLUMNS"), out var columns) && columns > 0)
         {
             return columns;
         }
 
-        return Console.IsOutputRedirected ? Redirected : TerminalWidth();
+        return redirected ? Redirected : TerminalWidth();
     }
 
     private static int TerminalWidth()

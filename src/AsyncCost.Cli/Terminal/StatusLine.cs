@@ -1,4 +1,5 @@
 using System.Globalization;
+using AsyncCost.Cli.Rendering;
 using AsyncCost.Sessions;
 
 namespace AsyncCost.Cli.Terminal;
@@ -72,7 +73,10 @@ internal sealed class StatusLine : IProgress<SessionProgress>, IProgress<TraceRe
         }
     }
 
-    /// <summary>A message on its own line (e.g. "Attached to ..."), leaving the status line intact below it.</summary>
+    /// <summary>The tool's own message (e.g. "Attaching to ..."), fitted to stderr's width, on its own lines.</summary>
+    public void WriteMessage(string message) => WriteLine(ErrorOutput.Fit(message, ErrorOutput.Width));
+
+    /// <summary>A line as it is (a launched command's output) on its own line, leaving the status line intact below it.</summary>
     public void WriteLine(string message)
     {
         lock (_gate)
@@ -99,7 +103,7 @@ internal sealed class StatusLine : IProgress<SessionProgress>, IProgress<TraceRe
         var elapsed = progress.Elapsed.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
         // Parsing more than a chunk behind the stream (event-heavy code, or the backlog after the stop): say how far it has got.
         var behind = progress.BytesReceived - progress.Bytes > (1 << 20);
-        var size = behind ? $"{Megabytes(progress.Bytes)} of {Megabytes(progress.BytesReceived)} MB read" : $"{Megabytes(progress.BytesReceived)} MB";
+        var size = behind ? $"{Megabytes(progress.Bytes)}/{Megabytes(progress.BytesReceived)} MB read" : $"{Megabytes(progress.BytesReceived)} MB";
         return string.Create(CultureInfo.InvariantCulture, $"Recording pass {progress.PassNumber}/{progress.PassCount} ({pass})  {elapsed}  {progress.Events:N0} events  {size}");
     }
 
@@ -107,11 +111,20 @@ internal sealed class StatusLine : IProgress<SessionProgress>, IProgress<TraceRe
     {
         var elapsed = progress.Elapsed.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
         var percent = progress.FileBytes > 0 ? 100 * progress.BytesRead / progress.FileBytes : 100;
-        return string.Create(CultureInfo.InvariantCulture,
-            $"Reading trace {progress.FileNumber}/{progress.FileCount} ({Path.GetFileName(progress.File)})  {elapsed}  {progress.Events:N0} events  {Megabytes(progress.BytesRead)} of {Megabytes(progress.FileBytes)} MB ({percent} %)");
+        var figures = string.Create(CultureInfo.InvariantCulture,
+            $" ({progress.FileNumber}/{progress.FileCount})  {elapsed}  {progress.Events:N0} events  {percent} % of {Megabytes(progress.FileBytes)} MB");
+        const string reading = "Reading ";
+        // A long file name is shortened in the middle, so the line fits a redirected stderr's 80 columns.
+        return reading + ConsoleTableWriter.ShortenMiddle(Path.GetFileName(progress.File), Math.Max(12, LineWidth - reading.Length - figures.Length)) + figures;
     }
 
-    private static string Megabytes(long bytes) => (bytes / (1024.0 * 1024.0)).ToString("0.0", CultureInfo.InvariantCulture);
+    /// <summary>The widest line written when stderr is redirected (a terminal's line is cut to its width).</summary>
+    internal const int LineWidth = 80;
+
+    // A tenth only while it says something (under 100 MB), so the widest line still fits 80 columns.
+    private static string Megabytes(long bytes) => (bytes / (1024.0 * 1024.0)) is var megabytes && megabytes < 100
+        ? megabytes.ToString("0.0", CultureInfo.InvariantCulture)
+        : megabytes.ToString("0", CultureInfo.InvariantCulture);
 
     private void EndLine()
     {

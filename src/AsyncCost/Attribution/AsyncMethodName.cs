@@ -151,7 +151,8 @@ public sealed record AsyncMethodName
             return null;
         }
 
-        if (!inner.StartsWith('<'))
+        // Top-level statements' state machine ("<<Main>$>d__0") is a plain method's, whose name has brackets of its own.
+        if (!inner.StartsWith('<') || inner == TopLevelEntryPoint)
         {
             return new AsyncMethodName
             {

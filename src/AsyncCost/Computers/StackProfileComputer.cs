@@ -1,3 +1,4 @@
+using System.Globalization;
 using AsyncCost.Attribution;
 using AsyncCost.Report;
 
@@ -5,15 +6,34 @@ namespace AsyncCost.Computers;
 
 /// <summary>
 /// Keeps the sample profiler's stacks themselves, for a flame graph: each thread's samples in time order, root first, with
-/// one table of frame names. A frame that is an async method's MoveNext (or the method it was inlined into) is named as
-/// the report names the method ("Ns.Checkout.CheckoutAsync", not "Ns.Checkout+&lt;CheckoutAsync&gt;d__3.MoveNext"), so the
-/// flame graph and the report speak of the same methods.
+/// one table of frame names. A frame of an async method's state machine (its MoveNext, or the method it was inlined into)
+/// is named as the report names the method ("Ns.Checkout.CheckoutAsync", not "Ns.Checkout+&lt;CheckoutAsync&gt;d__3.MoveNext"),
+/// and the runtime's frames that run it (the AsyncStateMachineBox's MoveNext, an iterator's MoveNextAsync) say whose they are,
+/// so the flame graph and the report speak of the same methods. Threads come busiest first (most samples running managed
+/// code), each named by what it ran.
 /// </summary>
 internal sealed class StackProfileComputer : IStackSampleSink
 {
+    /// <summary>What a thread that ran these frames is for, the first that matches naming it ("requests" before "thread pool").</summary>
+    private static readonly (string Frame, string Role)[] Roles =
+    [
+        ("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol", "requests"),
+        ("System.Net.Sockets.SocketAsyncEngine", "socket events"),
+        ("System.Diagnostics.Tracing.EventPipeEventDispatcher", "EventPipe dispatch"),
+        ("System.Threading.TimerQueue", "timers"),
+        ("System.GC.RunFinalizers", "finalizer"),
+        ("System.Threading.PortableThreadPool", "thread pool"),
+        ("System.Threading.ThreadPoolWorkQueue.Dispatch", "thread pool"),
+    ];
+
+    /// <summary>The compiler's entry point that runs an async Main to its end ("Program.&lt;Main&gt;").</summary>
+    private const string AsyncEntryPoint = ".<Main>";
+
+    private const string Box = "+AsyncStateMachineBox`1[";
+
     private readonly Dictionary<string, int> _frameIndex = new(StringComparer.Ordinal);
     private readonly List<string> _frames = [];
-    private readonly Dictionary<int, List<(double Time, int[] Stack)>> _threads = [];
+    private readonly Dictionary<int, ThreadSamples> _threads = [];
     private readonly SampleInterval _interval = new();
 
     public long Samples { get; private set; }
@@ -27,16 +47,56 @@ internal sealed class StackProfileComputer : IStackSampleSink
         var stack = new int[frames.Count];
         for (var i = 0; i < frames.Count; i++)
         {
-            var frame = frames[i];
-            stack[frames.Count - 1 - i] = Index(asyncMethodOf(frame) is { } method ? method.DisplayName : frame);
+            stack[frames.Count - 1 - i] = Index(ReadableName(frames[i], asyncMethodOf));
         }
         if (!_threads.TryGetValue(threadId, out var samples))
         {
-            samples = [];
+            samples = new ThreadSamples();
             _threads.Add(threadId, samples);
         }
-        samples.Add((timestampMs, stack));
+        samples.Stacks.Add((timestampMs, stack));
+        samples.Running += state == SampledThreadState.Managed ? 1 : 0;
         Samples++;
+    }
+
+    /// <summary>The report's name for an async method's frame; the runtime's frames around it named with it; others as they are.</summary>
+    internal static string ReadableName(string frame, Func<string, AsyncMethodName?> asyncMethodOf)
+    {
+        if (asyncMethodOf(frame) is { } method)
+        {
+            return method.DisplayName;
+        }
+
+        // "System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1[System.Int64,Ns.Stock+<ReserveAsync>d__3].MoveNext":
+        // the runtime resuming ReserveAsync; its state machine is the box's last type argument.
+        var box = frame.IndexOf(Box, StringComparison.Ordinal);
+        var close = frame.LastIndexOf("].", StringComparison.Ordinal);
+        if (box > 0 && close > box)
+        {
+            var arguments = frame[(box + Box.Length)..close];
+            var stateMachine = arguments[(arguments.LastIndexOf(',') + 1)..];
+            var member = "AsyncStateMachineBox." + frame[(close + 2)..];
+            // Code shared by every reference-type state machine names none ("System.__Canon"): the box's member alone.
+            return AsyncMethodName.Parse(stateMachine) is { Kind: not GeneratedTypeKind.Closure } boxed ? $"{boxed.DisplayName} ({member})" : member;
+        }
+
+        // An async iterator's own members: "Ns.Discounts+<CouponsAsync>d__5.System.Collections.Generic.IAsyncEnumerator<System.Decimal>.MoveNextAsync".
+        var generated = frame.IndexOf(">d__", StringComparison.Ordinal);
+        if (generated > 0)
+        {
+            var end = generated + ">d__".Length;
+            while (end < frame.Length && char.IsAsciiDigit(frame[end]))
+            {
+                end++;
+            }
+
+            if (end < frame.Length && frame[end] == '.' && AsyncMethodName.Parse(frame[..end]) is { Kind: not GeneratedTypeKind.Closure } owner)
+            {
+                return $"{owner.DisplayName} ({frame[(frame.LastIndexOf('.') + 1)..]})";
+            }
+        }
+
+        return frame.EndsWith(AsyncEntryPoint, StringComparison.Ordinal) ? frame[..^AsyncEntryPoint.Length] + ".Main (entry point)" : frame;
     }
 
     private int Index(string name)
@@ -50,18 +110,41 @@ internal sealed class StackProfileComputer : IStackSampleSink
         return index;
     }
 
-    public StackProfile Result(IReadOnlyList<string> traceFiles) => new()
+    public StackProfile Result(IReadOnlyList<string> traceFiles)
     {
-        Frames = [.. _frames],
         // No thread sampled twice: the sample profiler's default interval.
-        IntervalMs = _interval.Milliseconds ?? 1.0,
-        TraceFiles = traceFiles,
-        Threads = [.. _threads.OrderBy(t => t.Key).Select(t => new ThreadStacks
+        var interval = _interval.Milliseconds ?? 1.0;
+        return new StackProfile
         {
-            ThreadId = t.Key,
-            StartMs = t.Value.Min(s => s.Time),
-            EndMs = t.Value.Max(s => s.Time),
-            Samples = [.. t.Value.OrderBy(s => s.Time).Select(s => (IReadOnlyList<int>)s.Stack)],
-        })],
-    };
+            Frames = [.. _frames],
+            IntervalMs = interval,
+            TraceFiles = traceFiles,
+            Threads = [.. _threads.OrderByDescending(t => t.Value.Running).ThenByDescending(t => t.Value.Stacks.Count).ThenBy(t => t.Key).Select(t => new ThreadStacks
+            {
+                ThreadId = t.Key,
+                Name = Name(t.Key, t.Value, interval),
+                RunningSamples = t.Value.Running,
+                StartMs = t.Value.Stacks.Min(s => s.Time),
+                EndMs = t.Value.Stacks.Max(s => s.Time),
+                Samples = [.. t.Value.Stacks.OrderBy(s => s.Time).Select(s => (IReadOnlyList<int>)s.Stack)],
+            })],
+        };
+    }
+
+    /// <summary>"Thread 1234: requests, 812 ms running": what the thread ran, and how long it ran managed code.</summary>
+    private string Name(int threadId, ThreadSamples samples, double interval)
+    {
+        var frames = samples.Stacks.SelectMany(s => s.Stack).Distinct().Select(i => _frames[i]).ToList();
+        var role = Roles.FirstOrDefault(r => frames.Any(f => f.StartsWith(r.Frame, StringComparison.Ordinal))).Role
+            ?? (frames.Any(f => f.EndsWith(".Main (entry point)", StringComparison.Ordinal) || f.EndsWith(".Main", StringComparison.Ordinal)) ? "main" : null);
+        var running = (samples.Running * interval).ToString("N0", CultureInfo.InvariantCulture);
+        return $"Thread {threadId.ToString(CultureInfo.InvariantCulture)}{(role is null ? "" : ": " + role)}, {running} ms running";
+    }
+
+    private sealed class ThreadSamples
+    {
+        public List<(double Time, int[] Stack)> Stacks { get; } = [];
+
+        public int Running { get; set; }
+    }
 }

@@ -6,7 +6,8 @@ namespace AsyncCost.Report;
 /// <summary>
 /// A <see cref="StackProfile"/> in speedscope's file format (https://www.speedscope.app/file-format-schema.json), as
 /// 'dotnet-trace convert --format speedscope' writes one: shared frames, and one "sampled" profile per thread whose
-/// samples each weigh the profiler's interval, in milliseconds.
+/// samples each weigh the profiler's interval, in milliseconds. The profiles come in the profile's order, the busiest
+/// thread first, which speedscope opens on.
 /// </summary>
 public static class SpeedscopeJson
 {
@@ -42,7 +43,7 @@ public static class SpeedscopeJson
             {
                 json.WriteStartObject();
                 json.WriteString("type", "sampled");
-                json.WriteString("name", $"Thread {thread.ThreadId}");
+                json.WriteString("name", thread.Name.Length > 0 ? thread.Name : $"Thread {thread.ThreadId}");
                 json.WriteString("unit", "milliseconds");
                 json.WriteNumber("startValue", 0);
                 json.WriteNumber("endValue", thread.Samples.Count * profile.IntervalMs);

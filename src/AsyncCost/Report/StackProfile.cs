@@ -9,7 +9,7 @@ public sealed class StackProfile
     /// <summary>Frame names; a sample's stack holds indexes into this list.</summary>
     public IReadOnlyList<string> Frames { get; init; } = [];
 
-    /// <summary>One entry per sampled thread, lowest thread id first.</summary>
+    /// <summary>One entry per sampled thread, the busiest first (most samples running managed code).</summary>
     public IReadOnlyList<ThreadStacks> Threads { get; init; } = [];
 
     /// <summary>The mean time between one thread's consecutive samples (milliseconds): what one sample weighs.</summary>
@@ -24,6 +24,12 @@ public sealed class ThreadStacks
 {
     /// <summary>The OS thread id.</summary>
     public int ThreadId { get; init; }
+
+    /// <summary>What to call it: its id, what it ran ("requests", "thread pool", "main"…) and its time running managed code.</summary>
+    public string Name { get; init; } = "";
+
+    /// <summary>The samples that found it running managed code (the rest found it outside: waiting, or in native code).</summary>
+    public int RunningSamples { get; init; }
 
     /// <summary>When its first sample was taken, in milliseconds since the session started.</summary>
     public double StartMs { get; init; }

@@ -236,10 +236,19 @@ internal static partial class SavedTraces
         }
     }
 
-    private static string DamagedText(string file, long events, Exception failure) => events > 0
-        ? $"Trace file {file} is truncated or damaged after {events:N0} events: {failure.Message}"
-        : IsEmpty(file) ? $"{file} is empty (0 bytes): nothing was recorded in it"
-        : $"{file} is not a readable .nettrace file: {failure.Message}";
+    /// <summary>What is wrong with the file, in words a user acts on; the reader's own message only as the detail it is.</summary>
+    private static string DamagedText(string file, long events, Exception failure) =>
+        IsEmpty(file) ? $"{file} is empty (0 bytes): nothing was recorded in it"
+        : EndsEarly(failure) ? $"Trace file {file} ends early, {(events > 0 ? $"after {events:N0} events" : "before its first event")}: "
+            + "it was cut off (its recording was stopped or killed before it finished, or the file was copied while it was still being written)"
+        : events > 0 ? $"Trace file {file} is damaged after {events:N0} events (the reader found: {Detail(failure)})"
+        : $"{file} is not a readable .nettrace file (the reader found: {Detail(failure)})";
+
+    private static string Detail(Exception failure) => failure.Message.Trim().TrimEnd('.');
+
+    // TraceEvent's reader says a file ended mid-event with a plain exception ("Read past end of stream."), not EndOfStreamException.
+    private static bool EndsEarly(Exception failure) =>
+        failure.GetBaseException() is EndOfStreamException || failure.Message.Contains("past end of stream", StringComparison.OrdinalIgnoreCase);
 
     private static bool IsEmpty(string file)
     {

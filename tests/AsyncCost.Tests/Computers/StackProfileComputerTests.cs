@@ -34,6 +34,46 @@ public class StackProfileComputerTests
     }
 
     [Fact]
+    public void Threads_come_busiest_first_and_are_named_by_what_they_ran()
+    {
+        var stacks = new StackProfileComputer();
+        // The main thread waits for the whole run (sampled outside managed code); the request thread runs.
+        for (var t = 0; t < 10; t++)
+        {
+            stacks.OnSample(Main, t, SampledThreadState.External, ["System.Threading.Monitor.Wait", "Shop.Program.<Main>"], AsyncMethodOf);
+        }
+        for (var t = 0; t < 4; t++)
+        {
+            stacks.OnSample(Worker, t, SampledThreadState.Managed,
+                ["Shop.Checkout+<RunAsync>d__0.MoveNext", "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__238`1.MoveNext",
+                 "System.Threading.ThreadPoolWorkQueue.Dispatch"], AsyncMethodOf);
+        }
+
+        var profile = stacks.Result(["run.cpu.nettrace"]);
+
+        Assert.Equal([Worker, Main], profile.Threads.Select(t => t.ThreadId));
+        Assert.Equal(["Thread 2: requests, 4 ms running", "Thread 1: main, 0 ms running"], profile.Threads.Select(t => t.Name));
+        Assert.Equal([4, 0], profile.Threads.Select(t => t.RunningSamples));
+    }
+
+    [Theory]
+    [InlineData("Shop.Checkout+<RunAsync>d__0.MoveNext", "Shop.Checkout.RunAsync")]
+    [InlineData("System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1[System.Decimal,Shop.Prices+<GetPriceAsync>d__2].MoveNext",
+        "Shop.Prices.GetPriceAsync (AsyncStateMachineBox.MoveNext)")]
+    [InlineData("System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1[System.__Canon,Shop.Checkout+<RunAsync>d__0].ExecutionContextCallback",
+        "Shop.Checkout.RunAsync (AsyncStateMachineBox.ExecutionContextCallback)")]
+    [InlineData("System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1[System.Threading.Tasks.VoidTaskResult,System.__Canon].MoveNext",
+        "AsyncStateMachineBox.MoveNext")]
+    [InlineData("Shop.Discounts+<CouponsAsync>d__5.System.Collections.Generic.IAsyncEnumerator<System.Decimal>.MoveNextAsync", "Shop.Discounts.CouponsAsync (MoveNextAsync)")]
+    [InlineData("Program+<<Main>$>d__0.MoveNext", "Program.Main")]
+    [InlineData("Program.<Main>", "Program.Main (entry point)")]
+    [InlineData("System.Threading.Thread.Sleep", "System.Threading.Thread.Sleep")]
+    public void Frames_of_async_methods_carry_the_reports_names_not_the_compilers(string frame, string shown)
+    {
+        Assert.Equal(shown, StackProfileComputer.ReadableName(frame, AsyncMethodOf));
+    }
+
+    [Fact]
     public void Without_a_thread_sampled_twice_a_sample_weighs_the_profilers_default_millisecond()
     {
         var stacks = new StackProfileComputer();
