@@ -53,10 +53,16 @@ public static class Descriptors
         RuleIds.TaskYieldInLoop,
         CostKind.Hops,
         "Task.Yield inside a loop",
-        "'await Task.Yield()' inside a loop pays a thread-pool hop on every iteration (" + CostModel.ThreadPoolHop + " each); yield once, or batch the work",
+        "'await Task.Yield()' inside a loop pays a thread-pool hop on every iteration (" + CostModel.ThreadPoolHop + " each); {0}",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "Each Task.Yield queues the continuation to the thread pool.");
+
+    /// <summary>AC0005's advice where the loop does work between yields.</summary>
+    public const string TaskYieldHoistAdvice = "yield once, or batch the work";
+
+    /// <summary>AC0005's advice where the yield is a poll loop's only wait: moving it out would leave a spin that never frees the thread.</summary>
+    public const string TaskYieldPollAdvice = "here it is a poll loop's only wait, one hop per try while a pool thread stays busy: wait on a signal the other side sets instead (a TaskCompletionSource, SemaphoreSlim.WaitAsync, a Channel) rather than moving the yield out, which would leave a spin that never frees the thread";
 
     public static readonly DiagnosticDescriptor BlockingOnTask = Create(
         RuleIds.BlockingOnTask,
