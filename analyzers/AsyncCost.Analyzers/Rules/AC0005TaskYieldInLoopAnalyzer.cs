@@ -98,21 +98,7 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
     private static bool IsExitBody(IOperation body) =>
         body is IBlockOperation block ? block.Operations.Length == 1 && IsExit(block.Operations[0]) : IsExit(body);
 
-    private static bool Awaits(IOperation? operation)
-    {
-        if (operation is null)
-        {
-            return false;
-        }
-        foreach (var descendant in operation.DescendantsAndSelf())
-        {
-            if (descendant is IAwaitOperation)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
+    private static bool Awaits(IOperation? operation) => operation is not null && OperationTree.ContainsAwait(operation);
 
     private static bool IsForcedYield(IOperation awaited, WellKnownAsyncTypes types)
     {
