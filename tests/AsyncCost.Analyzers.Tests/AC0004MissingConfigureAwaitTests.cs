@@ -300,6 +300,27 @@ public class AC0004MissingConfigureAwaitTests
             public class OrderService { public async Task SaveAsync() { await [|Task.Delay(1)|]; } }
             """);
 
+    // The team already decided these awaits under a peer's ID: CA2007, MA0004 or VSTHRD111 suppressed on the line or member.
+    [Fact]
+    public Task Respects_a_peers_suppression_on_the_line_or_member_and_nothing_else() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task Pragma()
+                {
+            #pragma warning disable CA2007 // resumes on the caller's context on purpose
+                    await Task.Delay(1);
+            #pragma warning restore CA2007
+                    await [|Task.Delay(2)|];
+                }
+                [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "MA0004:Use Task.ConfigureAwait")]
+                async Task Attributed() { await Task.Delay(1); }
+            #pragma warning disable VSTHRD111
+                async Task Region() { await Task.Delay(1); }
+            #pragma warning restore VSTHRD111
+            #pragma warning disable VSTHRD002
+                async Task OtherPeer() { await [|Task.Delay(1)|]; }
+            #pragma warning restore VSTHRD002
+            """));
+
     [Fact]
     public Task Ignores_view_models_only_when_a_XAML_framework_is_referenced() =>
         Verify.VerifyAsync("""

@@ -10,6 +10,44 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 {
     private static readonly TestOptions ConsoleApp = TestOptions.Default with { OutputKind = OutputKind.ConsoleApplication };
 
+    // A team's written decision under a peer's ID (issue 34: lines that carry the maintainers' own
+    // `#pragma warning disable VSTHRD002`) is respected; any other pragma, or one restored before the line, is not.
+    [Fact]
+    public Task Respects_a_peers_suppression_on_the_line_or_member_and_nothing_else() =>
+        Verify.VerifyAsync(Snippet.InClass("""
+            int Pragma(Task<int> t)
+            {
+            #pragma warning disable VSTHRD002 // the host calls this synchronously
+                var a = t.Result;
+            #pragma warning restore VSTHRD002
+                return a;
+            }
+            int Meziantou(Task<int> t)
+            {
+            #pragma warning disable MA0045, CA2000
+                return t.Result;
+            #pragma warning restore MA0045, CA2000
+            }
+            int Restored(Func<Task<int>> start)
+            {
+            #pragma warning disable CA1849
+            #pragma warning restore CA1849
+                return start().[|Result|];
+            }
+            int Unrelated(Func<Task<int>> start)
+            {
+            #pragma warning disable CA2000
+                return start().[|Result|];
+            #pragma warning restore CA2000
+            }
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "VSTHRD002:Avoid problematic synchronous waits", Justification = "sync API")]
+            int Attributed(Task<int> t) => t.Result;
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1849")]
+            sealed class Suppressed { int M(Task<int> t) => t.Result; int P => Task.FromResult(Environment.TickCount).Result + Get().Result; static Task<int> Get() => Task.Run(() => 1); }
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA2007")]
+            int OtherPeer(Func<Task<int>> start) => start().[|Result|];
+            """));
+
     public static TheoryData<string, string> MustFlag => new()
     {
         { ".Result in a sync method", """

@@ -63,6 +63,7 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         private readonly MethodBodies _bodies = new(compilation);
         private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
         private readonly AspNetCoreRequestCode _requestCode = AspNetCoreRequestCode.Create(compilation);
+        private readonly PeerSuppressions _peers = new(PeerSuppressions.ConfigureAwaitPeers);
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncDisposable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncEnumerable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable`1");
@@ -274,7 +275,14 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             return false;
         }
 
-        private static void Report(OperationAnalysisContext context, Location location) =>
+        // A line or member where the team suppressed CA2007, MA0004 or VSTHRD111 is one it decided to leave unconfigured.
+        private void Report(OperationAnalysisContext context, Location location)
+        {
+            if (_peers.AreSuppressed(location, context.ContainingSymbol))
+            {
+                return;
+            }
             context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.Operation, context.ContainingSymbol));
+        }
     }
 }

@@ -67,13 +67,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     : null,
                 LazyThreadSafetyMode.ExecutionAndPublication);
             var factsByBody = new ConditionalWeakTable<IOperation, BlockFacts>();
-            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody), OperationKind.Invocation, OperationKind.PropertyReference);
+            var peers = new PeerSuppressions(PeerSuppressions.BlockingPeers);
+            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody, peers), OperationKind.Invocation, OperationKind.PropertyReference);
         });
     }
 
     // Blocking calls are rare: each operation is filtered by name first, and only a method with a blocking call
     // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
-    private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
+    private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody, PeerSuppressions peers)
     {
         if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
         {
@@ -88,9 +89,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         // Cheapest first: the facts of this body, then (for a parameter of a private method) the arguments of its calls.
         var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
         if (unknown.Count == 0 || function is not null && unknown.All(s => IsCompleteAtEveryCall(s, function, facts, types, factsByBody))
-            || function is { IsAsync: false } && IsThreadStart(use.Operation, function, types))
+            || function is { IsAsync: false } && IsThreadStart(use.Operation, function, types)
+            || peers.AreSuppressed(use.Operation.Syntax.GetLocation(), context.ContainingSymbol))
         {
-            return;
+            return; // complete, a thread's edge, or a wait the team already decided to keep (VSTHRD002, MA0045, CA1849 suppressed there)
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
         if (use.Kind == HelperKind || use.Kind != GetResultKind && CatchesAggregateException(use.Operation))
