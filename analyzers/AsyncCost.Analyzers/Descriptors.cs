@@ -70,7 +70,7 @@ public static class Descriptors
         "Blocking on a task that may not have completed",
         "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
-        DiagnosticSeverity.Info,
+        DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
 
     public static readonly DiagnosticDescriptor BlockingInSynchronousContract = Create(
@@ -113,7 +113,7 @@ public static class Descriptors
         RuleIds.FastPathClosure,
         CostKind.Allocations,
         "Fast path allocates the async local function's closure",
-        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included, where it is the only visible allocation; make it static and pass the state as parameters",
+        "Local function '{0}' captures {1}, so its closure (~{2} B, as measured for a closure of that shape) is allocated on every call, fast path included, where it is the only visible allocation; make it static and pass the state as parameters",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
