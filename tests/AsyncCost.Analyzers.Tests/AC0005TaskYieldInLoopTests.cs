@@ -197,6 +197,8 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
         { "bool TryPause() => true; async Task M() { do { [|await Task.Yield()|]; } while (!TryPause()); }" },
         { "bool TryPause() => true; async Task M() { while (true) { if (TryPause()) { break; } [|await Task.Yield()|]; } }" },
         { "bool TryPause() => true; async Task<bool> M() { for (;;) { if (TryPause()) return true; [|await Task.Yield()|]; } }" },
+        { "bool TryPause() => true; async Task M(CancellationToken ct) { var paused = false; while (!paused && !ct.IsCancellationRequested) { [|await Task.Yield()|]; paused = TryPause(); } }" },
+        { "bool Validate() => true; async Task M() { var retries = 3; while (!Validate()) { Console.WriteLine(\"retrying\"); [|await Task.Yield()|]; if (retries-- <= 0) throw new TimeoutException(); } }" },
     };
 
     [Theory]

@@ -112,6 +112,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 
     [Theory]
     [InlineData("BlockingWait")]
+    [InlineData("Waits.BlockingWait")]
     [InlineData("Shop.Common.Waits.BlockingWait")]
     public Task A_helper_the_team_names_is_reported_at_its_calls_in_another_project(string named) =>
         Verify.VerifyAsync(Snippet.Usings + CallsIntoCommon, TestOptions.Default with

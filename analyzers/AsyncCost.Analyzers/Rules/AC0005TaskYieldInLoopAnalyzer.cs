@@ -1,5 +1,6 @@
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -61,26 +62,25 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol, poll ? PollProperties : ImmutableDictionary<string, string?>.Empty, poll ? Descriptors.TaskYieldPollAdvice : Descriptors.TaskYieldHoistAdvice));
     }
 
-    // A loop that repeats until a condition changes (while, do, for without a step), whose body is the yield and at
-    // most `if (…) break;` exits, and which awaits nothing else: the yield is its only wait, so something else must
-    // change the condition while it hops. A foreach or a counted for works through items instead.
+    // A loop that repeats until a condition changes (while, do, for without a step) and awaits nothing but this yield:
+    // the yield is its only wait, for something else to change the condition (a poll: `while (!TryPause())`, or a
+    // retry: `while (true) { if (TryX()) break; … }`). A loop whose condition takes the next item itself
+    // (`while (queue.TryDequeue(out var item))`, a counter) works through items, like a foreach or a counted for.
     private static bool IsPollWait(ILoopOperation loop, IAwaitOperation yield)
     {
-        var repeatsUntil = loop switch
+        var condition = loop switch
         {
-            IWhileLoopOperation w => !Awaits(w.Condition),
-            IForLoopOperation { AtLoopBottom.Length: 0 } f => !Awaits(f.Condition),
-            _ => false,
+            IWhileLoopOperation w => w.Condition,
+            IForLoopOperation { AtLoopBottom.Length: 0 } f => f.Condition,
+            _ => null,
         };
-        if (!repeatsUntil)
+        if (loop is not (IWhileLoopOperation or IForLoopOperation { AtLoopBottom.Length: 0 }) || Awaits(condition) || TakesNextItem(condition))
         {
             return false;
         }
-        var statements = loop.Body is IBlockOperation block ? block.Operations : ImmutableArray.Create(loop.Body);
-        foreach (var statement in statements)
+        foreach (var operation in OperationTree.SameMethod(loop.Body))
         {
-            var isTheYield = statement is IExpressionStatementOperation { Operation: var expression } && expression == yield;
-            if (!isTheYield && !IsExit(statement))
+            if (operation is IAwaitOperation other && other != yield)
             {
                 return false;
             }
@@ -88,15 +88,9 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
         return true;
     }
 
-    private static bool IsExit(IOperation statement) => statement switch
-    {
-        IBranchOperation { BranchKind: BranchKind.Break } or IReturnOperation => true,
-        IConditionalOperation { WhenFalse: null } c => !Awaits(c.Condition) && IsExitBody(c.WhenTrue),
-        _ => false,
-    };
-
-    private static bool IsExitBody(IOperation body) =>
-        body is IBlockOperation block ? block.Operations.Length == 1 && IsExit(block.Operations[0]) : IsExit(body);
+    private static bool TakesNextItem(IOperation? condition) =>
+        condition is not null
+        && OperationTree.SameMethod(condition).Any(op => op is IArgumentOperation { Parameter.RefKind: RefKind.Out } or IIncrementOrDecrementOperation);
 
     private static bool Awaits(IOperation? operation) => operation is not null && OperationTree.ContainsAwait(operation);
 

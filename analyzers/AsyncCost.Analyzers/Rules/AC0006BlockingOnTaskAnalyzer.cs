@@ -171,7 +171,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     /// <summary>
     /// The .editorconfig option naming a team's own blocking helpers (<c>asynccost.AC0006.blocking_helpers = BlockingWait,
-    /// Shop.Common.Tasks.RunSync</c>: a method name, or the containing type's full name and the method's), so their calls
+    /// Tasks.RunSync, Shop.Common.Tasks.RunSync</c>: a method name, or the containing type's name or full name and the method's), so their calls
     /// are reported in every project of the solution, where the helper is only an assembly reference.
     /// </summary>
     public const string BlockingHelpersOption = "blocking_helpers";
@@ -381,7 +381,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
         private bool IsNamedHelper(IMethodSymbol method) =>
             _namedHelpers.Count > 0
-            && (_namedHelpers.Contains(method.Name) || _namedHelpers.Contains(method.ContainingType.ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat.WithGenericsOptions(SymbolDisplayGenericsOptions.None)) + "." + method.Name));
+            && (_namedHelpers.Contains(method.Name)
+                || _namedHelpers.Contains(method.ContainingType.Name + "." + method.Name)
+                || _namedHelpers.Contains(method.ContainingType.ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat.WithGenericsOptions(SymbolDisplayGenericsOptions.None)) + "." + method.Name));
 
         // The names every file's .editorconfig section lists: a solution names its helpers once, at its root.
         private static ImmutableHashSet<string> NamedHelpers(Compilation compilation, AnalyzerOptions options)
