@@ -1,3 +1,4 @@
+using AsyncCost.Analyzers.Rules;
 using System.Collections.Immutable;
 using System.Composition;
 using System.Linq;
@@ -16,6 +17,7 @@ namespace AsyncCost.Analyzers.CodeFixes;
 /// <summary>
 /// AC0005: moves the yield out of the loop, to just before the outermost loop that runs it unconditionally,
 /// so the method still returns to its caller before the work but pays one hop instead of one per iteration.
+/// Not offered where the yield is a poll loop's only wait: there the move would leave a busy spin.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0005TaskYieldInLoopCodeFix)), Shared]
 public sealed class AC0005TaskYieldInLoopCodeFix() : RuleCodeFix(RuleIds.TaskYieldInLoop)
@@ -23,7 +25,8 @@ public sealed class AC0005TaskYieldInLoopCodeFix() : RuleCodeFix(RuleIds.TaskYie
     private const string Title = "Yield once, before the loop";
 
     protected override PlannedFix? PlanFix(Document document, SyntaxNode root, Diagnostic diagnostic) =>
-        root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true)?.FirstAncestorOrSelf<AwaitExpressionSyntax>() is { Parent: ExpressionStatementSyntax yieldStatement }
+        !diagnostic.Properties.ContainsKey(AC0005TaskYieldInLoopAnalyzer.PollProperty)
+        && root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true)?.FirstAncestorOrSelf<AwaitExpressionSyntax>() is { Parent: ExpressionStatementSyntax yieldStatement }
             && OutermostLoop(yieldStatement) is { Parent: BlockSyntax } loop
             ? new PlannedFix(Title, ct => HoistAsync(document, yieldStatement, loop, ct))
             : null;

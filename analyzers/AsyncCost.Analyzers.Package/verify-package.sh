@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Consumes the packed AsyncCost.Analyzers.<version>.nupkg the way a user would: throwaway projects outside the
 # repository restore it from a local folder. Checked:
-#  - the defaults: every rule is a suggestion, so a library with warnings as errors builds, while the rules still
-#    report (as SARIF notes);
+#  - the defaults: AC0006 is a warning, printed by a plain `dotnet build`, and every other rule a suggestion (SARIF
+#    notes); a library with warnings as errors still builds (the package's targets keep the AC IDs out of
+#    warnings-as-errors), and fails with -p:AsyncCostWarningsAsErrors=true, the team's opt-in;
+#  - a fresh `dotnet new console` project with one `.Result` on an unfinished task: `dotnet build` prints AC0006, and
+#    the same project with TreatWarningsAsErrors builds;
 #  - the switch <AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>: every rule becomes a warning in build output;
 #  - the build props and targets reach the analyzer: as an app (-p:OutputType=Exe) AC0004 goes quiet, and as a test
 #    project (-p:IsTestProject=true) so do the rules that are silent in tests, and as an application's own library
@@ -33,7 +36,7 @@ done
 for link in $(unzip -p "$nupkg" README.md | grep -o '](docs/rules/[A-Za-z0-9]*\.md)' | tr -d '()]'); do
   grep -qx "$link" <<<"$contents" || fail "README.md links to $link, which the package does not contain"
 done
-[[ $(unzip -p "$nupkg" README.md | grep -c '](docs/rules/AC00[0-9][0-9]\.md)') -ge 9 ]] || fail "README.md does not link every rule to its page"
+[[ $(unzip -p "$nupkg" README.md | grep -c '](docs/rules/AC00[0-9][0-9]\.md)') -ge 10 ]] || fail "README.md does not link every rule to its page"
 grep -q '<developmentDependency>true</developmentDependency>' < <(unzip -p "$nupkg" AsyncCost.Analyzers.nuspec) \
   || fail "the package is not a development dependency"
 
@@ -128,13 +131,46 @@ build() { # build DIR [args]: the build output; never fails the script (the chec
   dotnet build "$dir/Consumer.csproj" --packages "$work/packages" -nologo -clp:NoSummary --no-incremental "$@" 2>&1 || true
 }
 
-# The defaults: every rule is a suggestion, so warnings as errors do not fail the build, and SARIF still has them.
+# The defaults: AC0006 a warning a plain build prints, the rest suggestions; warnings as errors do not fail the build
+# unless the team opts in, and SARIF still has the suggestions.
+cat > "$consumer/Blocking.cs" <<'CS'
+using System.Threading.Tasks;
+
+namespace Consumer;
+
+public static class Blocking
+{
+    public static int Read(string path) => System.IO.File.ReadAllTextAsync(path).Result.Length;   // AC0006 (warning)
+}
+CS
+plain=$(build "$consumer")
+grep -q "warning AC0006:" <<<"$plain" || { echo "$plain"; fail "a plain dotnet build does not print AC0006 at the defaults"; }
 defaults=$(build "$consumer" -p:TreatWarningsAsErrors=true "-p:ErrorLog=$work/defaults.sarif%2Cversion=2.1")
 grep -q "Build succeeded" <<<"$defaults" || { echo "$defaults"; fail "the defaults fail a warnings-as-errors build"; }
-! grep -qE "(warning|error) AC00[0-9]{2}:" <<<"$defaults" || { echo "$defaults"; fail "a rule reported as a warning by default"; }
+grep -q "warning AC0006:" <<<"$defaults" || { echo "$defaults"; fail "AC0006 not printed as a warning in a warnings-as-errors build"; }
+! grep -qE "(warning|error) AC00(0[0-57-9]|10):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 reported as a warning by default"; }
 for id in AC0001 AC0002 AC0003 AC0004; do
   grep -q "\"ruleId\": \"$id\"" "$work/defaults.sarif" || fail "$id not reported (as a suggestion) by default"
 done
+optin=$(build "$consumer" -p:TreatWarningsAsErrors=true -p:AsyncCostWarningsAsErrors=true)
+grep -q "error AC0006:" <<<"$optin" || { echo "$optin"; fail "AsyncCostWarningsAsErrors=true did not make AC0006 an error"; }
+rm "$consumer/Blocking.cs"
+
+# A fresh console project, as `dotnet new` makes it, with one .Result on an unfinished task.
+fresh="$work/fresh"
+dotnet new console -o "$fresh" -n Fresh --framework net10.0 >/dev/null 2>&1 || fail "dotnet new console failed"
+dotnet add "$fresh/Fresh.csproj" package AsyncCost.Analyzers --version "$version" --no-restore >/dev/null 2>&1 || fail "dotnet add package failed"
+cat > "$fresh/Program.cs" <<'CS'
+static async Task<int> CountAsync() { await Task.Delay(10); return 42; }
+static int Count() => CountAsync().Result;
+Console.WriteLine(Count());
+CS
+fresh_build() { dotnet build "$fresh/Fresh.csproj" --packages "$work/packages" -nologo -clp:NoSummary --no-incremental "$@" 2>&1 || true; }
+fresh_plain=$(fresh_build)
+grep -q "warning AC0006:" <<<"$fresh_plain" || { echo "$fresh_plain"; fail "dotnet build of a fresh console project does not print AC0006 for .Result on an unfinished task"; }
+fresh_strict=$(fresh_build -p:TreatWarningsAsErrors=true)
+grep -q "Build succeeded" <<<"$fresh_strict" && grep -q "warning AC0006:" <<<"$fresh_strict" \
+  || { echo "$fresh_strict"; fail "the fresh console project with TreatWarningsAsErrors does not build (or no longer reports)"; }
 
 # The switch: every rule at warning.
 library=$(build "$consumer" -p:AsyncCostAnalysisMode=All)
@@ -193,6 +229,9 @@ grep -q "Build succeeded" <<<"$rebuilt" && ! grep -q "AC00" <<<"$rebuilt" \
 
 echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
-echo "verify-package: by default every rule is a suggestion (SARIF notes, no failed build); as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: by default AC0006 is a warning a plain build prints and the rest are suggestions (SARIF notes); warnings as errors still build unless AsyncCostWarningsAsErrors=true; as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: a fresh dotnet new console project prints:"
+grep -oE "warning AC0006: [^[]*" <<<"$fresh_plain" | sort -u | cut -c1-140 | sed 's/^/  /'
+echo "verify-package: and builds with TreatWarningsAsErrors."
 echo "verify-package: $(ls "$shapes"/*.cs | wc -l) files of false-positive shapes build with warnings as errors and every rule at warning."
 echo "verify-package: dotnet format analyzers --diagnostics AC0006 rewrote $(grep -c '// fix' "$shapes_file") blocking calls into configured awaits, left the $(grep -c '// keep' "$shapes_file") lines of synchronous and completed-task code alone, and the result builds warning-free."

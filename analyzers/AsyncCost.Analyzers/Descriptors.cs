@@ -53,10 +53,16 @@ public static class Descriptors
         RuleIds.TaskYieldInLoop,
         CostKind.Hops,
         "Task.Yield inside a loop",
-        "'await Task.Yield()' inside a loop pays a thread-pool hop on every iteration (" + CostModel.ThreadPoolHop + " each); yield once, or batch the work",
+        "'await Task.Yield()' inside a loop pays a thread-pool hop on every iteration (" + CostModel.ThreadPoolHop + " each); {0}",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "Each Task.Yield queues the continuation to the thread pool.");
+
+    /// <summary>AC0005's advice where the loop does work between yields.</summary>
+    public const string TaskYieldHoistAdvice = "yield once, or batch the work";
+
+    /// <summary>AC0005's advice where the yield is a poll loop's only wait: moving it out would leave a spin that never frees the thread.</summary>
+    public const string TaskYieldPollAdvice = "here it is a poll loop's only wait, one hop per try while a pool thread stays busy: wait on a signal the other side sets instead (a TaskCompletionSource, SemaphoreSlim.WaitAsync, a Channel) rather than moving the yield out, which would leave a spin that never frees the thread";
 
     public static readonly DiagnosticDescriptor BlockingOnTask = Create(
         RuleIds.BlockingOnTask,
@@ -64,8 +70,17 @@ public static class Descriptors
         "Blocking on a task that may not have completed",
         "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
-        DiagnosticSeverity.Info,
+        DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
+
+    public static readonly DiagnosticDescriptor BlockingInSynchronousContract = Create(
+        RuleIds.BlockingInSynchronousContract,
+        CostKind.Blocking,
+        "Blocking on a task inside a synchronous contract",
+        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
+        Categories.Reliability,
+        DiagnosticSeverity.Info,
+        "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block): the fix is an async alternative beside the contract, not an await in it.");
 
     public static readonly DiagnosticDescriptor BlockingWaitInAsync = Create(
         RuleIds.BlockingWaitInAsync,
@@ -98,7 +113,7 @@ public static class Descriptors
         RuleIds.FastPathClosure,
         CostKind.Allocations,
         "Fast path allocates the async local function's closure",
-        "Local function '{0}' captures {1}, so its closure (" + CostModel.ClosureBytes + ") is allocated on every call, fast path included, where it is the only visible allocation; make it static and pass the state as parameters",
+        "Local function '{0}' captures {1}, so its closure (~{2} B, as measured for a closure of that shape) is allocated on every call, fast path included, where it is the only visible allocation; make it static and pass the state as parameters",
         Categories.Performance,
         DiagnosticSeverity.Info,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");

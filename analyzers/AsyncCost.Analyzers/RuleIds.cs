@@ -12,4 +12,5 @@ public static class RuleIds
     public const string BlockingWaitInAsync = "AC0007";
     public const string ElidableStateMachine = "AC0008";
     public const string FastPathClosure = "AC0009";
+    public const string BlockingInSynchronousContract = "AC0010";
 }

@@ -24,7 +24,10 @@ dnsserver TechnitiumSoftware/DnsServer aa9044d4d
 podcasts microsoft/dotnet-podcasts 5ee8be2
 jellyfin jellyfin/jellyfin c3ed1407c
 gcm git-ecosystem/git-credential-manager 2fe99b86
-sonarr Sonarr/Sonarr 49df353fa"
+sonarr Sonarr/Sonarr 49df353fa
+cliwrap Tyrrrz/CliWrap 98ae959
+fluentftp robinrodricks/FluentFTP e6d1f4e1
+garnet microsoft/garnet e508a4162"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then

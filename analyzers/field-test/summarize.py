@@ -113,7 +113,7 @@ for log in sorted(glob.glob(os.path.join(out, 'logs', '*.log'))):
 
 builds = [l.rstrip('\n').split('\t') for l in open(os.path.join(out, 'builds.tsv'))] if os.path.exists(os.path.join(out, 'builds.tsv')) else []
 repos = sorted({v for v in wanted.values()})
-rules = [f'AC000{i}' for i in range(1, 10)]
+rules = [f'AC{i:04d}' for i in range(1, 11)]
 counts = Counter((x['repo'], x['rule']) for x in findings)
 
 md = [f'# Field run: {os.path.basename(out.rstrip("/"))}', '']

@@ -195,6 +195,71 @@ public class AC0001AwaitInLoopTests
         Assert.Contains("ordering, a rate limit", message, StringComparison.Ordinal);
     }
 
+    // Issue 34's misses: each element's own client connected with a port read off this and the token of a field's
+    // CancellationTokenSource (values copied into the call, nothing shared); one read-only payload written to each
+    // element's own stream (the call reads the buffer, it does not advance it).
+    [Fact]
+    public Task Flags_connecting_each_elements_own_client_with_a_port_field_and_a_field_sources_token() =>
+        Verify.VerifyAsync(Code(
+            """
+                readonly int _port = 1883;
+                readonly CancellationTokenSource _cts = new();
+                async Task M(List<Client> clients) { foreach (var client in clients) [|await client.ConnectAsync(_port, _cts.Token)|]; }
+            """,
+            "public sealed class Client { public Task ConnectAsync(int port, CancellationToken ct) => Task.Delay(port, ct); }"));
+
+    [Fact]
+    public Task Flags_a_fan_out_of_one_read_only_buffer_to_each_elements_own_stream() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(List<Subscriber> subscribers, byte[] payload, ReadOnlyMemory<byte> frame, CancellationToken ct)
+                {
+                    foreach (var s in subscribers) [|await s.Stream.WriteAsync(payload, 0, payload.Length, ct)|];
+                    foreach (var s in subscribers) [|await s.SendAsync(frame, ct)|];
+                }
+            """,
+            "public sealed class Subscriber { public Stream Stream { get; } = new MemoryStream(); public Task SendAsync(ReadOnlyMemory<byte> frame, CancellationToken ct) => Stream.WriteAsync(frame, ct).AsTask(); }"));
+
+    // Must not flag: the loop only waits for work each element started earlier (their waits already overlap).
+    [Fact]
+    public Task Ignores_a_loop_that_only_awaits_work_already_started() =>
+        Verify.VerifyAsync(Code(
+            """
+                async Task M(List<Worker> workers, List<Pending> pending, CancellationToken ct)
+                {
+                    foreach (var w in workers) await w.StopAsync();
+                    foreach (var p in pending) Use(await p.WaitAsync(ct));
+                    foreach (var w in workers) await w.Completion;
+                }
+            """,
+            """
+                public sealed class Worker
+                {
+                    readonly CancellationTokenSource _stop = new();
+                    readonly Task _run = Task.Delay(1000);
+                    public Task Completion => _run;
+                    public async Task StopAsync() { _stop.Cancel(); await _run.ConfigureAwait(false); }
+                }
+                public sealed class Pending
+                {
+                    readonly TaskCompletionSource<int> _done = new();
+                    public Task<int> WaitAsync(CancellationToken ct) => _done.Task.WaitAsync(ct);
+                }
+            """));
+
+    // An element's method that starts new work (not only waits for a stored task) is still work the loop serializes.
+    [Fact]
+    public Task Flags_an_elements_method_that_starts_work_before_awaiting_a_stored_task() =>
+        Verify.VerifyAsync(Code(
+            "async Task M(List<Job> jobs) { foreach (var j in jobs) [|await j.RunAsync()|]; }",
+            "public sealed class Job { readonly Task _warm = Task.CompletedTask; public async Task RunAsync() { await _warm; await Task.Delay(10); } }"));
+
+    // A shared writable buffer handed to a call that fills it is still one ordered resource.
+    [Fact]
+    public Task Ignores_reading_into_one_shared_buffer_from_each_elements_stream() =>
+        Verify.VerifyAsync(Code(
+            "async Task M(List<Stream> streams, byte[] buffer) { foreach (var s in streams) Use(await s.ReadAsync(buffer, 0, buffer.Length)); }"));
+
     [Fact]
     public async Task The_finding_names_the_awaited_callees_of_another_class_its_cost_is_spent_in()
     {

@@ -250,6 +250,77 @@ public class AC0004MissingConfigureAwaitTests
             public class Service { async Task M() { await [|Task.Delay(1)|]; } }
             """);
 
+    // ASP.NET Core has no synchronization context: its request code resumes on the pool whatever the project's
+    // packaging (a packable Razor class library's controllers and page models were issue 34's false positives).
+    private const string AspNetCoreStubs = """
+        namespace Microsoft.AspNetCore.Http
+        {
+            public abstract class HttpContext { }
+            public delegate System.Threading.Tasks.Task RequestDelegate(HttpContext context);
+            public interface IMiddleware { System.Threading.Tasks.Task InvokeAsync(HttpContext context, RequestDelegate next); }
+        }
+        namespace Microsoft.AspNetCore.Routing
+        {
+            public interface IEndpointRouteBuilder { }
+            public sealed class RouteGroupBuilder : IEndpointRouteBuilder { }
+            public static class EndpointRouteBuilderExtensions
+            {
+                public static void MapGet(this IEndpointRouteBuilder endpoints, string pattern, System.Delegate handler) { }
+            }
+        }
+        namespace Microsoft.AspNetCore.Mvc { public abstract class ControllerBase { } public abstract class Controller : ControllerBase { } }
+        namespace Microsoft.AspNetCore.Mvc.RazorPages { public abstract class PageModel { } }
+        namespace Microsoft.AspNetCore.SignalR { public abstract class Hub { } public abstract class Hub<T> : Hub where T : class { } }
+        """;
+
+    [Fact]
+    public Task Ignores_ASP_NET_Core_request_code_in_a_published_library_but_not_its_services() =>
+        Verify.VerifyAsync("""
+            using System;
+            using System.Threading.Tasks;
+            using Microsoft.AspNetCore.Http;
+            using Microsoft.AspNetCore.Routing;
+            """ + AspNetCoreStubs + """
+            public class OrdersController : Microsoft.AspNetCore.Mvc.Controller { public async Task<int> Get() { await Task.Delay(1); return 1; } }
+            public class IndexModel : Microsoft.AspNetCore.Mvc.RazorPages.PageModel { public async Task OnGetAsync() { await Task.Delay(1); } }
+            public interface IChatClient { Task Receive(string m); }
+            public class ChatHub : Microsoft.AspNetCore.SignalR.Hub<IChatClient> { public async Task Send(string m) { await Task.Delay(1); } }
+            public class TimingMiddleware { readonly RequestDelegate _next; public TimingMiddleware(RequestDelegate next) => _next = next; public async Task InvokeAsync(HttpContext context) { await _next(context); } }
+            public class AuditMiddleware : IMiddleware { public async Task InvokeAsync(HttpContext context, RequestDelegate next) { await next(context); } }
+            public static class Endpoints
+            {
+                public static void Map(IEndpointRouteBuilder app, RouteGroupBuilder group)
+                {
+                    app.MapGet("/a", async () => { await Task.Delay(1); return 1; });
+                    group.MapGet("/b", async (int id) => { await Task.Delay(id); });
+                    Run(async () => await [|Task.Delay(1)|]);
+                }
+                static void Run(Func<Task> work) { }
+            }
+            public class OrderService { public async Task SaveAsync() { await [|Task.Delay(1)|]; } }
+            """);
+
+    // The team already decided these awaits under a peer's ID: CA2007, MA0004 or VSTHRD111 suppressed on the line or member.
+    [Fact]
+    public Task Respects_a_peers_suppression_on_the_line_or_member_and_nothing_else() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task Pragma()
+                {
+            #pragma warning disable CA2007 // resumes on the caller's context on purpose
+                    await Task.Delay(1);
+            #pragma warning restore CA2007
+                    await [|Task.Delay(2)|];
+                }
+                [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "MA0004:Use Task.ConfigureAwait")]
+                async Task Attributed() { await Task.Delay(1); }
+            #pragma warning disable VSTHRD111
+                async Task Region() { await Task.Delay(1); }
+            #pragma warning restore VSTHRD111
+            #pragma warning disable VSTHRD002
+                async Task OtherPeer() { await [|Task.Delay(1)|]; }
+            #pragma warning restore VSTHRD002
+            """));
+
     [Fact]
     public Task Ignores_view_models_only_when_a_XAML_framework_is_referenced() =>
         Verify.VerifyAsync("""

@@ -173,18 +173,59 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
     public Task Fix_replaces_an_embedded_yield_with_an_empty_body() =>
         CodeFixVerifier<AC0005TaskYieldInLoopAnalyzer, AC0005TaskYieldInLoopCodeFix>.VerifyFixAsync(
             Snippet.InClass("""
-                async Task M(Func<bool> more)
+                async Task M(int n)
                 {
-                    while (more()) [|await Task.Yield()|];
+                    for (var i = 0; i < n; i++) [|await Task.Yield()|];
                 }
             """),
             Snippet.InClass("""
-                async Task M(Func<bool> more)
+                async Task M(int n)
                 {
                     await Task.Yield();
-                    while (more())
+                    for (var i = 0; i < n; i++)
                     {
                     }
                 }
             """));
+
+    // A poll loop's yield is its only wait: `while (!TryPause()) await Task.Yield();` hoisted would spin on one thread
+    // forever. The finding stays (a hop per try), with the advice to wait on a signal, and no "move it out" fix.
+    public static TheoryData<string> PollLoops => new()
+    {
+        { "bool TryPause() => true; async Task M() { while (!TryPause()) [|await Task.Yield()|]; }" },
+        { "volatile bool _done; async Task M() { while (!_done) { [|await Task.Yield()|]; } }" },
+        { "bool TryPause() => true; async Task M() { do { [|await Task.Yield()|]; } while (!TryPause()); }" },
+        { "bool TryPause() => true; async Task M() { while (true) { if (TryPause()) { break; } [|await Task.Yield()|]; } }" },
+        { "bool TryPause() => true; async Task<bool> M() { for (;;) { if (TryPause()) return true; [|await Task.Yield()|]; } }" },
+        { "bool TryPause() => true; async Task M(CancellationToken ct) { var paused = false; while (!paused && !ct.IsCancellationRequested) { [|await Task.Yield()|]; paused = TryPause(); } }" },
+        { "bool Validate() => true; async Task M() { var retries = 3; while (!Validate()) { Console.WriteLine(\"retrying\"); [|await Task.Yield()|]; if (retries-- <= 0) throw new TimeoutException(); } }" },
+    };
+
+    [Theory]
+    [MemberData(nameof(PollLoops))]
+    public async Task A_poll_loops_only_wait_is_told_to_wait_on_a_signal_and_offered_no_move(string members)
+    {
+        await CodeFixVerifier<AC0005TaskYieldInLoopAnalyzer, AC0005TaskYieldInLoopCodeFix>.VerifyNoFixOfferedAsync(Snippet.InClass(members));
+        var message = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass(members))).GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("poll loop's only wait", message, StringComparison.Ordinal);
+        Assert.Contains("wait on a signal", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("yield once", message, StringComparison.Ordinal);
+    }
+
+    // Work between the yields, another await in the loop, or a counted loop: the yield is not what the loop waits on.
+    public static TheoryData<string> WorkLoops => new()
+    {
+        { "async Task M(System.Collections.Concurrent.ConcurrentQueue<int> q) { while (q.TryDequeue(out var x)) { Console.WriteLine(x); [|await Task.Yield()|]; } }" },
+        { "async Task M(Func<Task<bool>> more) { while (await more()) [|await Task.Yield()|]; }" },
+        { "async Task M(int[] items) { foreach (var item in items) [|await Task.Yield()|]; }" },
+        { "async Task M(int n) { for (var i = 0; i < n; i++) [|await Task.Yield()|]; }" },
+    };
+
+    [Theory]
+    [MemberData(nameof(WorkLoops))]
+    public async Task A_work_loops_yield_keeps_the_move_it_out_advice(string members)
+    {
+        var message = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass(members))).GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.EndsWith("yield once, or batch the work", message, StringComparison.Ordinal);
+    }
 }

@@ -10,6 +10,131 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 {
     private static readonly TestOptions ConsoleApp = TestOptions.Default with { OutputKind = OutputKind.ConsoleApplication };
 
+    // A team's written decision under a peer's ID (issue 34: lines that carry the maintainers' own
+    // `#pragma warning disable VSTHRD002`) is respected; any other pragma, or one restored before the line, is not.
+    [Fact]
+    public Task Respects_a_peers_suppression_on_the_line_or_member_and_nothing_else() =>
+        Verify.VerifyAsync(Snippet.InClass("""
+            int Pragma(Task<int> t)
+            {
+            #pragma warning disable VSTHRD002 // the host calls this synchronously
+                var a = t.Result;
+            #pragma warning restore VSTHRD002
+                return a;
+            }
+            int Meziantou(Task<int> t)
+            {
+            #pragma warning disable MA0045, CA2000
+                return t.Result;
+            #pragma warning restore MA0045, CA2000
+            }
+            int Restored(Func<Task<int>> start)
+            {
+            #pragma warning disable CA1849
+            #pragma warning restore CA1849
+                return start().[|Result|];
+            }
+            int Unrelated(Func<Task<int>> start)
+            {
+            #pragma warning disable CA2000
+                return start().[|Result|];
+            #pragma warning restore CA2000
+            }
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "VSTHRD002:Avoid problematic synchronous waits", Justification = "sync API")]
+            int Attributed(Task<int> t) => t.Result;
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1849")]
+            sealed class Suppressed { int M(Task<int> t) => t.Result; int P => Task.FromResult(Environment.TickCount).Result + Get().Result; static Task<int> Get() => Task.Run(() => 1); }
+            [System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA2007")]
+            int OtherPeer(Func<Task<int>> start) => start().[|Result|];
+            """));
+
+    // AC0010: the waits of AC0006 that stand in a synchronous contract, where "await it" cannot be the fix (issue 34:
+    // 29 of 36 AC0006 findings were these, true but debatable). Each is AC0010 with its contract's advice, not AC0006.
+    public static TheoryData<string, string> SynchronousContracts => new()
+    {
+        { "sealed class Client { readonly int _port; public Client(Func<Task<int>> find) => _port = find().GetAwaiter().{|AC0010:GetResult|}(); }", "constructor" },
+        { "sealed class Pump : IDisposable { Task _loop = Task.Run(() => { }); public void Dispose() => _loop.{|AC0010:Wait|}(); }", "IAsyncDisposable" },
+        { "class Pump : IDisposable { Task _loop = Task.Run(() => { }); public void Dispose() => Dispose(true); protected virtual void Dispose(bool disposing) => _loop.{|AC0010:Wait|}(); }", "DisposeAsync" },
+        { "sealed class Pump { Task _loop = Task.Run(() => { }); ~Pump() => _loop.{|AC0010:Wait|}(); }", "finalizer" },
+        { "sealed class Wrapped : System.IO.MemoryStream { public override int Read(byte[] b, int o, int c) => ReadAsync(b, o, c).{|AC0010:Result|}; }", "MemoryStream" },
+        { "interface IStore { string Get(string key); } sealed class Store : IStore { public string Get(string key) => Task.Run(() => key).{|AC0010:Result|}; }", "IStore" },
+        { "sealed class Conn { public int EndRead(IAsyncResult result) => ((Task<int>)result).{|AC0010:Result|}; }", "Task-based method" },
+        { "public static class Waits { public static void BlockingWait(Task t) => t.GetAwaiter().{|AC0010:GetResult|}(); }", "blocking_helpers" },
+    };
+
+    [Theory]
+    [MemberData(nameof(SynchronousContracts))]
+    public async Task Blocking_inside_a_synchronous_contract_is_AC0010_with_the_contracts_advice(string members, string advice)
+    {
+        await Verify.VerifyAsync(Snippet.Usings + members);
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.Usings + members));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains(advice, message, StringComparison.Ordinal);
+        Assert.DoesNotContain("instead of blocking", message, StringComparison.Ordinal);
+    }
+
+    // Not a contract: an ordinary synchronous method, a lambda a constructor hands on (a function of its own), an
+    // async method, a public method that is not an override or interface member: the waits stay AC0006's.
+    [Fact]
+    public Task Blocking_outside_a_synchronous_contract_stays_AC0006() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public sealed class Service
+            {
+                readonly Func<int> _later;
+                public Service(Func<Task<int>> find) => _later = () => find().[|Result|];
+                public int Count(Func<Task<int>> count) => count().[|Result|];
+                public async Task<int> Later(Func<Task<int>> count) { await Task.Yield(); return count().[|Result|]; }
+                public void End(Func<Task> t) => t().[|Wait|]();
+            }
+            """);
+
+    // Issue 34: a common library's `BlockingWait(Task t)`, called from the solution's other projects, where it is only
+    // an assembly reference with no body to read. Named in .editorconfig, its calls are reported in every project.
+    private const string CommonLibrary = """
+        namespace Shop.Common
+        {
+            public static class Waits
+            {
+                public static void BlockingWait(System.Threading.Tasks.Task t) => t.GetAwaiter().GetResult();
+                public static T BlockingWait<T>(System.Threading.Tasks.Task<T> t) => t.GetAwaiter().GetResult();
+            }
+        }
+        """;
+
+    private const string CallsIntoCommon = """
+        sealed class Session
+        {
+            public void Execute(Func<Task> command) => Shop.Common.Waits.[|BlockingWait|](command());
+            public int Count(Func<Task<int>> count) => Shop.Common.Waits.[|BlockingWait|](count());
+            public void Done() => Shop.Common.Waits.BlockingWait(Task.CompletedTask);
+        }
+        """;
+
+    [Theory]
+    [InlineData("BlockingWait")]
+    [InlineData("Waits.BlockingWait")]
+    [InlineData("Shop.Common.Waits.BlockingWait")]
+    public Task A_helper_the_team_names_is_reported_at_its_calls_in_another_project(string named) =>
+        Verify.VerifyAsync(Snippet.Usings + CallsIntoCommon, TestOptions.Default with
+        {
+            ReferencedProjects = [CommonLibrary],
+            EditorConfig = TestOptions.Default.EditorConfig.Add("asynccost.AC0006.blocking_helpers", named),
+        });
+
+    [Fact]
+    public Task A_helper_in_another_project_is_not_known_unless_named() =>
+        Verify.VerifyAsync(Snippet.Usings + CallsIntoCommon.Replace("[|BlockingWait|]", "BlockingWait"), TestOptions.Default with
+        {
+            ReferencedProjects = [CommonLibrary],
+            EditorConfig = TestOptions.Default.EditorConfig.Add("asynccost.AC0006.blocking_helpers", "Shop.Other.BlockingWait, Wait"),
+        });
+
+    // In its own project a named helper's body is not reported either: its calls are (the public helper's body is
+    // otherwise AC0010's "a method whose purpose is to block").
+    [Fact]
+    public Task A_named_helpers_body_is_silent_and_its_calls_in_the_same_project_are_reported() =>
+        Verify.VerifyAsync(Snippet.Usings + CommonLibrary + CallsIntoCommon, TestOptions.Default.WithEditorConfig("asynccost.AC0006.blocking_helpers", "BlockingWait"));
+
     public static TheoryData<string, string> MustFlag => new()
     {
         { ".Result in a sync method", """
@@ -512,7 +637,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             sealed class Pump : IDisposable
             {
                 private readonly Task _loop = Task.Run(() => { });
-                public void Dispose() => _loop.[|Wait|]();
+                public void Dispose() => _loop.{|AC0010:Wait|}();
             }
             """ },
         { "GetResult() in a constructor and in a field initializer", """
@@ -520,7 +645,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             {
                 private static readonly string Root = Task.Run(() => "/").[|Result|];
                 private readonly string _text;
-                public Settings(Func<Task<string>> read) => _text = read().GetAwaiter().[|GetResult|]();
+                public Settings(Func<Task<string>> read) => _text = read().GetAwaiter().{|AC0010:GetResult|}();
             }
             """ },
         { "the .Result of a different task inside a ContinueWith callback", """
@@ -537,8 +662,8 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { "an explicit interface implementation and an override", """
             sealed class Report : IFormattable
             {
-                string IFormattable.ToString(string? format, IFormatProvider? provider) => Task.Run(() => format ?? "").[|Result|];
-                public override string ToString() => Task.Run(() => "report").[|Result|];
+                string IFormattable.ToString(string? format, IFormatProvider? provider) => Task.Run(() => format ?? "").{|AC0010:Result|};
+                public override string ToString() => Task.Run(() => "report").{|AC0010:Result|};
             }
             """ },
         { "a synchronous event handler lambda", """
@@ -586,12 +711,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public static void Sync(this Task task) => task.ConfigureAwait(false).GetAwaiter().GetResult();
                 public static T Sync<T>(this Task<T> task) { return task.GetAwaiter().GetResult(); }
                 internal static void Block(Task task) => task.Wait();
-                public static void Finish(Task task) => task.[|Wait|]();
+                public static void Finish(Task task) => task.{|AC0010:Wait|}();
                 public static int Twice(Task<int> task) => task.[|Result|] * 2;
             }
             public sealed class Server : IDisposable
             {
-                public void Dispose() => DisposeAsync().AsTask().[|Sync|]();
+                public void Dispose() => DisposeAsync().AsTask().{|AC0010:Sync|}();
                 public int Count() => CountAsync().[|Sync|]() + TaskSync.Twice(CountAsync());
                 public void Stop() => TaskSync.[|Block|](Task.Delay(1));
                 public void Done() => TaskSync.Finish(Task.CompletedTask);

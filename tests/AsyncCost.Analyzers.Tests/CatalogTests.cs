@@ -51,12 +51,14 @@ public class CatalogTests
         var rulesReadme = File.ReadAllText(Path.Combine(root, "docs", "rules", "README.md"));
         var packageReadme = File.ReadAllText(Path.Combine(root, "analyzers", "AsyncCost.Analyzers.Package", "README.md"));
         var raiseAll = File.ReadAllText(Path.Combine(root, "analyzers", "AsyncCost.Analyzers.Package", "build", "AsyncCost.Analyzers.All.globalconfig"));
+        var notAsErrors = File.ReadAllText(Path.Combine(root, "analyzers", "AsyncCost.Analyzers.Package", "build", "AsyncCost.Analyzers.targets"));
         Assert.All(All, d =>
         {
             var shown = d.DefaultSeverity == DiagnosticSeverity.Warning ? "warning" : "suggestion";
             Assert.Matches($@"\| \[{d.Id}\]\({d.Id}\.md\) \|[^|]*\| \**{shown}\** \|", rulesReadme);
             Assert.Matches($@"\| {d.Id} \|[^|]*\| {shown} \|", packageReadme);
             Assert.Contains($"dotnet_diagnostic.{d.Id}.severity = warning", raiseAll, StringComparison.Ordinal);
+            Assert.Contains($";{d.Id}", notAsErrors, StringComparison.Ordinal); // kept out of warnings-as-errors on first install
         });
     }
 

@@ -108,8 +108,49 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
     private sealed class StaticServices(MethodBodies bodies, WellKnownAsyncTypes types)
     {
         private readonly ConcurrentDictionary<IMethodSymbol, ImmutableArray<ITypeSymbol?>> _byMethod = new(SymbolEqualityComparer.Default);
+        private readonly ConcurrentDictionary<IMethodSymbol, bool> _waitsOnly = new(SymbolEqualityComparer.Default);
 
         public ImmutableArray<ITypeSymbol?> Of(IMethodSymbol method) => _byMethod.GetOrAdd(method, Find);
+
+        /// <summary>
+        /// The method of this compilation only waits for work started before it was called: every task it awaits or
+        /// returns is one it holds (an instance field or property, a parameter: <c>_run</c>, <c>_done.Task</c>; not a
+        /// shared static such as Task.CompletedTask, a stand-in for work), one of those
+        /// with a timeout (<c>_run.WaitAsync(ct)</c>), or Task.WhenAll/WhenAny of them. Awaiting it per element
+        /// overlaps nothing new: the elements' work already runs together.
+        /// </summary>
+        public bool OnlyWaitsForStartedWork(IMethodSymbol method) => _waitsOnly.GetOrAdd(method, WaitsOnly);
+
+        private bool WaitsOnly(IMethodSymbol method)
+        {
+            if (bodies.Of(method) is not { } body)
+            {
+                return false;
+            }
+            var waited = OperationTree.SameMethod(body)
+                .Select(op => op switch
+                {
+                    IAwaitOperation awaitOperation => awaitOperation.Operation,
+                    IReturnOperation { ReturnedValue: { } value } when !method.IsAsync && types.IsTaskLike(value.Type) => value,
+                    _ => null,
+                })
+                .Where(op => op is not null)
+                .Select(op => ConfigureAwaitCalls.Unwrap(op!, types))
+                .ToList();
+            return waited.Count > 0 && waited.All(IsStartedTask);
+        }
+
+        private bool IsStartedTask(IOperation task) => task switch
+        {
+            IMemberReferenceOperation { Member.IsStatic: false } and (IFieldReferenceOperation or IPropertyReferenceOperation) or IParameterReferenceOperation => true,
+            IInvocationOperation { Instance: { } running } when types.IsTaskLike(running.Type) => IsStartedTask(ConfigureAwaitCalls.SkipConversions(running)),
+            IInvocationOperation { TargetMethod: { IsStatic: true } combinator } call
+                when System.Array.IndexOf(BatchingNames, combinator.Name) >= 0 && SymbolEqualityComparer.Default.Equals(combinator.ContainingType, types.Task) =>
+                call.Arguments.All(a => ConfigureAwaitCalls.SkipConversions(a.Value) is IArrayCreationOperation { Initializer: { } tasks }
+                    ? tasks.ElementValues.All(t => IsStartedTask(ConfigureAwaitCalls.SkipConversions(t)))
+                    : IsStartedTask(ConfigureAwaitCalls.SkipConversions(a.Value))),
+            _ => false,
+        };
 
         private ImmutableArray<ITypeSymbol?> Find(IMethodSymbol method) => bodies.Of(method) is { } body
             ? body.DescendantsAndSelf().OfType<IInvocationOperation>()
@@ -232,6 +273,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             foreach (var argument in call.Arguments)
             {
                 if (argument.Value != receiver
+                    && !IsReadOnlyInput(argument, method)
                     && (IsSharedOrderedResource(argument.Value, varying, ref awaitedCalls)
                         || (IsOrderedResourceType(argument.Value.Type) && !IsIterationsOwn(argument.Value, varying))))
                 {
@@ -260,9 +302,15 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 // Each element called in turn through a virtual or interface member is a handler or callback: running
                 // them in order is their contract. An object the iteration creates is not such a dispatch.
-                var dispatched = method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride
+                // A stream, socket or connection of the element's own is I/O, not a handler (fan-out writes to each).
+                var dispatched = (method.ContainingType?.TypeKind == TypeKind.Interface || method.IsAbstract || method.IsVirtual || method.IsOverride)
+                        && !IsOrderedResourceType(receiver.Type)
                     || System.Array.IndexOf(DispatchNames, method.Name) >= 0;
-                return (dispatched && IsElement(receiver, varying)) || ForwardsToSharedService(method, context) ? Evidence.Ordered : Evidence.OwnObject;
+                if ((dispatched && IsElement(receiver, varying)) || ForwardsToSharedService(method, context))
+                {
+                    return Evidence.Ordered;
+                }
+                return staticServices.OnlyWaitsForStartedWork(method) ? Evidence.None : Evidence.OwnObject;
             }
             if (SafeTypes(context).Contains(receiver.Type))
             {
@@ -270,6 +318,31 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             }
             return Evidence.Ordered; // one object shared by every iteration, not known to be safe for concurrent use
         }
+
+        // An argument the call only reads, so sharing it orders nothing: a value copied into the call (a port number, a
+        // CancellationToken, both often read off this or a field's CancellationTokenSource), a read-only view of memory,
+        // or the buffer a Write…/Send… call writes out (one payload fanned out to each element's own stream).
+        private static bool IsReadOnlyInput(IArgumentOperation argument, IMethodSymbol method)
+        {
+            var value = ConfigureAwaitCalls.SkipConversions(argument.Value);
+            if (argument.Parameter is { RefKind: RefKind.In } || IsReadOnlyMemory(argument.Parameter?.Type))
+            {
+                return true;
+            }
+            if (value.Type is { IsValueType: true } valueType && !IsWritableMemory(valueType))
+            {
+                return true;
+            }
+            var writesItOut = method.Name.StartsWith("Write", System.StringComparison.Ordinal) || method.Name.StartsWith("Send", System.StringComparison.Ordinal);
+            return writesItOut && (value.Type is IArrayTypeSymbol || IsWritableMemory(value.Type));
+        }
+
+        private static bool IsReadOnlyMemory(ITypeSymbol? type) =>
+            type is INamedTypeSymbol { Name: "ReadOnlyMemory" or "ReadOnlySpan" or "ReadOnlySequence", ContainingNamespace: { } ns }
+            && ns.ToDisplayString() is "System" or "System.Buffers";
+
+        private static bool IsWritableMemory(ITypeSymbol? type) =>
+            type is INamedTypeSymbol { Name: "Memory" or "Span" or "ArraySegment", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } };
 
         // An element's own method of this compilation whose body hands the work to one object every element shares, a
         // static member not known to be safe for concurrent use (item.SaveAsync() => Repository.SaveAsync(this)): the

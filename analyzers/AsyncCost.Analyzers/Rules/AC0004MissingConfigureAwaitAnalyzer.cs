@@ -18,7 +18,8 @@ namespace AsyncCost.Analyzers.Rules;
 /// <c>await using</c> (which CA2007 misses, roslyn-analyzers#4888). Anything already configured
 /// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone, and
 /// so are the awaits that capture no context: of a task complete where it is made (it never suspends) and in the body of a
-/// lambda handed to Task.Run (a thread-pool thread has none). "Library" means one that publishes a package
+/// lambda handed to Task.Run (a thread-pool thread has none), and ASP.NET Core request code (it has no context, whatever
+/// the project's packaging: <see cref="AspNetCoreRequestCode"/>). "Library" means one that publishes a package
 /// (<see cref="ProjectKind.PublishesPackage"/>): an application's own libraries run only under its hosts.
 /// </summary>
 [DiagnosticAnalyzer(Microsoft.CodeAnalysis.LanguageNames.CSharp)]
@@ -61,6 +62,8 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         private readonly bool _isLibrary = ProjectKind.IsLibrary(compilation, options) && ProjectKind.PublishesPackage(options);
         private readonly MethodBodies _bodies = new(compilation);
         private readonly UiTypes _uiTypes = UiTypes.Create(compilation);
+        private readonly AspNetCoreRequestCode _requestCode = AspNetCoreRequestCode.Create(compilation);
+        private readonly PeerSuppressions _peers = new(PeerSuppressions.ConfigureAwaitPeers);
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncDisposable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncEnumerable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable`1");
@@ -120,7 +123,9 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             {
                 Mode.Never => false,
                 Mode.Always => true,
-                _ => _isLibrary && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType),
+                _ => _isLibrary
+                    && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType)
+                    && !_requestCode.Contains(context.Operation, context.ContainingSymbol),
             } && !InTaskRunBody(context.Operation);
         }
 
@@ -270,7 +275,14 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             return false;
         }
 
-        private static void Report(OperationAnalysisContext context, Location location) =>
+        // A line or member where the team suppressed CA2007, MA0004 or VSTHRD111 is one it decided to leave unconfigured.
+        private void Report(OperationAnalysisContext context, Location location)
+        {
+            if (_peers.AreSuppressed(location, context.ContainingSymbol))
+            {
+                return;
+            }
             context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.MissingConfigureAwait, location, context.Operation, context.ContainingSymbol));
+        }
     }
 }

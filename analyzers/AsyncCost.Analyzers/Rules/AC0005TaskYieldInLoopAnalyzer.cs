@@ -1,5 +1,6 @@
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -11,13 +12,21 @@ namespace AsyncCost.Analyzers.Rules;
 /// AC0005: an unconditional forced yield (<c>await Task.Yield()</c>, or <c>ConfigureAwait(ConfigureAwaitOptions.ForceYielding)</c>)
 /// in a loop body queues one thread-pool work item per iteration. A yield at the start of a method, a yield
 /// guarded by a condition (yield every N items, or when a time slice is used up) and a yield inside a lambda
-/// or local function declared in the loop are left alone.
+/// or local function declared in the loop are left alone. Where the yield is a poll loop's only wait
+/// (<c>while (!TryPause()) await Task.Yield();</c>) the advice differs: moving the yield out would leave a spin that
+/// never frees the thread, so the finding says to wait on a signal instead, and carries <see cref="PollProperty"/> so
+/// the code fix does not offer the move.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
 {
     // ConfigureAwaitOptions.ForceYielding; compared by value so the rule also runs against frameworks before .NET 8.
     private const int ForceYielding = 4;
+
+    /// <summary>Diagnostic property set on a poll loop's yield: its fix is a signal, not a hoisted yield.</summary>
+    public const string PollProperty = "AsyncCostPoll";
+
+    private static readonly ImmutableDictionary<string, string?> PollProperties = ImmutableDictionary<string, string?>.Empty.Add(PollProperty, "true");
 
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.TaskYieldInLoop);
 
@@ -44,13 +53,46 @@ public sealed class AC0005TaskYieldInLoopAnalyzer : DiagnosticAnalyzer
     {
         var awaitOperation = (IAwaitOperation)context.Operation;
         if (!IsForcedYield(awaitOperation.Operation, types)
-            || OperationScopes.EnclosingLoop(awaitOperation, out var pathFromBody) is null
+            || OperationScopes.EnclosingLoop(awaitOperation, out var pathFromBody) is not { } loop
             || IsConditional(pathFromBody))
         {
             return;
         }
-        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol));
+        var poll = IsPollWait(loop, awaitOperation);
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.TaskYieldInLoop, awaitOperation.Syntax.GetLocation(), awaitOperation, context.ContainingSymbol, poll ? PollProperties : ImmutableDictionary<string, string?>.Empty, poll ? Descriptors.TaskYieldPollAdvice : Descriptors.TaskYieldHoistAdvice));
     }
+
+    // A loop that repeats until a condition changes (while, do, for without a step) and awaits nothing but this yield:
+    // the yield is its only wait, for something else to change the condition (a poll: `while (!TryPause())`, or a
+    // retry: `while (true) { if (TryX()) break; … }`). A loop whose condition takes the next item itself
+    // (`while (queue.TryDequeue(out var item))`, a counter) works through items, like a foreach or a counted for.
+    private static bool IsPollWait(ILoopOperation loop, IAwaitOperation yield)
+    {
+        var condition = loop switch
+        {
+            IWhileLoopOperation w => w.Condition,
+            IForLoopOperation { AtLoopBottom.Length: 0 } f => f.Condition,
+            _ => null,
+        };
+        if (loop is not (IWhileLoopOperation or IForLoopOperation { AtLoopBottom.Length: 0 }) || Awaits(condition) || TakesNextItem(condition))
+        {
+            return false;
+        }
+        foreach (var operation in OperationTree.SameMethod(loop.Body))
+        {
+            if (operation is IAwaitOperation other && other != yield)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static bool TakesNextItem(IOperation? condition) =>
+        condition is not null
+        && OperationTree.SameMethod(condition).Any(op => op is IArgumentOperation { Parameter.RefKind: RefKind.Out } or IIncrementOrDecrementOperation);
+
+    private static bool Awaits(IOperation? operation) => operation is not null && OperationTree.ContainsAwait(operation);
 
     private static bool IsForcedYield(IOperation awaited, WellKnownAsyncTypes types)
     {

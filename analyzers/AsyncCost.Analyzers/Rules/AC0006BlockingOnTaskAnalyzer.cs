@@ -47,7 +47,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     private static readonly string[] CompletionProperties = { "IsCompleted", "IsCompletedSuccessfully", "IsFaulted", "IsCanceled" };
 
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.BlockingOnTask);
+    // AC0010 is this analysis split by where the fix applies: the same waits, inside a synchronous contract (SynchronousContract).
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.BlockingOnTask, Descriptors.BlockingInSynchronousContract);
 
     public override void Initialize(AnalysisContext context)
     {
@@ -67,13 +68,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                     : null,
                 LazyThreadSafetyMode.ExecutionAndPublication);
             var factsByBody = new ConditionalWeakTable<IOperation, BlockFacts>();
-            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody), OperationKind.Invocation, OperationKind.PropertyReference);
+            var peers = new PeerSuppressions(PeerSuppressions.BlockingPeers);
+            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody, peers), OperationKind.Invocation, OperationKind.PropertyReference);
         });
     }
 
     // Blocking calls are rare: each operation is filtered by name first, and only a method with a blocking call
     // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
-    private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
+    private static void Analyze(OperationAnalysisContext context, Types types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, BlockFacts> factsByBody, PeerSuppressions peers)
     {
         if (Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
         {
@@ -88,9 +90,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         // Cheapest first: the facts of this body, then (for a parameter of a private method) the arguments of its calls.
         var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
         if (unknown.Count == 0 || function is not null && unknown.All(s => IsCompleteAtEveryCall(s, function, facts, types, factsByBody))
-            || function is { IsAsync: false } && IsThreadStart(use.Operation, function, types))
+            || function is { IsAsync: false } && IsThreadStart(use.Operation, function, types)
+            || peers.AreSuppressed(use.Operation.Syntax.GetLocation(), context.ContainingSymbol))
         {
-            return;
+            return; // complete, a thread's edge, or a wait the team already decided to keep (VSTHRD002, MA0045, CA1849 suppressed there)
         }
         var properties = AwaitPlacement.Properties(use.Operation, context.ContainingSymbol).Add(KindProperty, use.Kind);
         if (use.Kind == HelperKind || use.Kind != GetResultKind && CatchesAggregateException(use.Operation))
@@ -104,8 +107,9 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
         properties = DiagnosticFactory.WithCostIn(properties, BlockedOn(use));
+        var contract = SynchronousContract.Of(use.Operation, function, types.IsBlockingHelper);
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, Advice(use, context.ContainingSymbol)));
+            contract is null ? Descriptors.BlockingOnTask : Descriptors.BlockingInSynchronousContract, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol)));
     }
 
     // The methods whose tasks the wait blocks on, where the code names them: the call itself (`GetAsync().Result`), or the
@@ -199,6 +203,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     /// <summary>The .editorconfig option by which a library says its public synchronous API bridges to its async core on purpose.</summary>
     public const string PublicSyncBridgesOption = "public_sync_bridges";
+
+    /// <summary>
+    /// The .editorconfig option naming a team's own blocking helpers (<c>asynccost.AC0006.blocking_helpers = BlockingWait,
+    /// Tasks.RunSync, Shop.Common.Tasks.RunSync</c>: a method name, or the containing type's name or full name and the method's), so their calls
+    /// are reported in every project of the solution, where the helper is only an assembly reference.
+    /// </summary>
+    public const string BlockingHelpersOption = "blocking_helpers";
 
     // Blocking the code chose, or reported elsewhere: a test's timed probe whose answer is the assertion, the body of a
     // blocking helper (`static void Sync(this Task t) => t.GetAwaiter().GetResult();`: its calls are reported), the
@@ -332,6 +343,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         private readonly Lazy<UiTypes> _uiTypes;
         private readonly System.Collections.Concurrent.ConcurrentDictionary<IMethodSymbol, IParameterSymbol?> _timedWaitParameters = new(SymbolEqualityComparer.Default);
         private readonly System.Collections.Concurrent.ConcurrentDictionary<IMethodSymbol, bool> _blockingHelpers = new(SymbolEqualityComparer.Default);
+        private readonly ImmutableHashSet<string> _namedHelpers;
 
         public Types(Compilation compilation, AnalyzerOptions options)
         {
@@ -361,6 +373,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             IsTestProject = ProjectKind.IsTestProject(compilation, options);
             IsLibrary = ProjectKind.IsLibrary(compilation, options);
             _uiTypes = new Lazy<UiTypes>(() => UiTypes.Create(compilation), LazyThreadSafetyMode.ExecutionAndPublication);
+            _namedHelpers = NamedHelpers(compilation, options);
             Bodies = new MethodBodies(compilation);
             AsyncFlag = new AsyncFlag(Async, Bodies);
             CallSites = new CallSites(compilation);
@@ -391,12 +404,40 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 && Async.IsTaskLike(method.Parameters[0].Type.OriginalDefinition)
                 && !Async.IsTaskLike(method.ReturnType.OriginalDefinition)
                 && !Async.IsTaskLike(method.ContainingType)
-                && _blockingHelpers.GetOrAdd(method, m => Bodies.Of(m) is { } body ? BlocksOnFirstParameter(m, body) : HasBlockingHelperName(m));
+                && _blockingHelpers.GetOrAdd(method, m => IsNamedHelper(m) || (Bodies.Of(m) is { } body ? BlocksOnFirstParameter(m, body) : HasBlockingHelperName(m)));
         }
 
-        /// <summary>A blocking helper whose calls are reported instead of its body: its name says what it does, or no other assembly calls it.</summary>
+        /// <summary>
+        /// A blocking helper whose calls are reported instead of its body: its name says what it does, the team names
+        /// it (<see cref="BlockingHelpersOption"/>), or no other assembly calls it.
+        /// </summary>
         public bool IsReportedAtCalls(IMethodSymbol function) =>
-            IsBlockingHelper(function) && (HasBlockingHelperName(function) || !CallSites.IsVisibleOutside(function));
+            IsBlockingHelper(function) && (HasBlockingHelperName(function) || IsNamedHelper(function) || !CallSites.IsVisibleOutside(function));
+
+        private bool IsNamedHelper(IMethodSymbol method) =>
+            _namedHelpers.Count > 0
+            && (_namedHelpers.Contains(method.Name)
+                || _namedHelpers.Contains(method.ContainingType.Name + "." + method.Name)
+                || _namedHelpers.Contains(method.ContainingType.ToDisplayString(SymbolDisplayFormat.CSharpErrorMessageFormat.WithGenericsOptions(SymbolDisplayGenericsOptions.None)) + "." + method.Name));
+
+        // The names every file's .editorconfig section lists: a solution names its helpers once, at its root.
+        private static ImmutableHashSet<string> NamedHelpers(Compilation compilation, AnalyzerOptions options)
+        {
+            var names = ImmutableHashSet.CreateBuilder<string>(StringComparer.Ordinal);
+            var key = "asynccost." + RuleIds.BlockingOnTask + "." + BlockingHelpersOption;
+            var sources = compilation.SyntaxTrees.Select(tree => options.AnalyzerConfigOptionsProvider.GetOptions(tree)).Prepend(options.AnalyzerConfigOptionsProvider.GlobalOptions);
+            foreach (var source in sources)
+            {
+                if (source.TryGetValue(key, out var listed))
+                {
+                    foreach (var name in listed.Split([',', ';', ' ', '\t'], StringSplitOptions.RemoveEmptyEntries))
+                    {
+                        names.Add(name.StartsWith("global::", StringComparison.Ordinal) ? name.Substring("global::".Length) : name);
+                    }
+                }
+            }
+            return names.ToImmutable();
+        }
 
         private static bool HasBlockingHelperName(IMethodSymbol method) =>
             method.Name is "Sync" or "WaitAndUnwrapException"

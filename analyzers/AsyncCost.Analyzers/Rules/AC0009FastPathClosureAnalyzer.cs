@@ -116,7 +116,8 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
         }
         var names = string.Join(", ", paidOnFastPath.Select(c => "'" + c.Name + "'"));
         var location = local.Syntax is LocalFunctionStatementSyntax syntax ? syntax.Identifier.GetLocation() : local.Syntax.GetLocation();
-        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.FastPathClosure, location, context.ContainingSymbol, properties, function.Name, names));
+        var bytes = ClosureBytes(paidOnFastPath, capturesThis);
+        context.ReportDiagnostic(DiagnosticFactory.Create(Descriptors.FastPathClosure, location, context.ContainingSymbol, properties, function.Name, names, bytes));
     }
 
     private static bool CompletesWithoutAllocating(IMethodSymbol function, WellKnownAsyncTypes types) =>
@@ -304,6 +305,56 @@ public sealed class AC0009FastPathClosureAnalyzer : DiagnosticAnalyzer
             }
         }
         return null;
+    }
+
+    // What the display classes of these captures take on the 64-bit runtime, as measured for each shape
+    // (benchmarks/results/ClosureBytes.md): one object per scope that holds captures, 16 B of header and method
+    // table plus the fields packed and rounded up to 8 B, at least 8 B of them (24 B for one captured reference or
+    // int, 32 B for two references or a reference and an int, 40 B for three); `this` is one more reference field,
+    // and each inner scope's object points to its outer one.
+    private static int ClosureBytes(List<ISymbol> captures, bool capturesThis)
+    {
+        // Parameters and the locals of the function's own top-level block share the outermost object.
+        var scopes = captures.GroupBy(c => ScopeOf(c) is { } scope && !IsFunctionTopLevel(scope) ? scope : null).OrderBy(g => g.Key?.SpanStart ?? -1).ToList();
+        var total = 0;
+        for (var i = 0; i < scopes.Count; i++)
+        {
+            var fields = scopes[i].Sum(c => FieldBytes(TypeOf(c)));
+            fields += i == 0 ? (capturesThis ? 8 : 0) : 8;
+            total += 16 + Math.Max(8, (fields + 7) / 8 * 8);
+        }
+        return total;
+    }
+
+    private static bool IsFunctionTopLevel(SyntaxNode scope) =>
+        scope is ArrowExpressionClauseSyntax or BaseMethodDeclarationSyntax or LocalFunctionStatementSyntax
+        || scope is BlockSyntax { Parent: BaseMethodDeclarationSyntax or LocalFunctionStatementSyntax or AccessorDeclarationSyntax };
+
+    private static int FieldBytes(ITypeSymbol? type, int depth = 0)
+    {
+        if (type is null || !type.IsValueType || depth > 4)
+        {
+            return 8; // a reference, or a type the analyzer cannot size
+        }
+        if (type is INamedTypeSymbol { TypeKind: TypeKind.Enum, EnumUnderlyingType: { } underlying })
+        {
+            type = underlying;
+        }
+        switch (type.SpecialType)
+        {
+            case SpecialType.System_Boolean or SpecialType.System_Byte or SpecialType.System_SByte:
+                return 1;
+            case SpecialType.System_Char or SpecialType.System_Int16 or SpecialType.System_UInt16:
+                return 2;
+            case SpecialType.System_Int32 or SpecialType.System_UInt32 or SpecialType.System_Single:
+                return 4;
+            case SpecialType.System_Int64 or SpecialType.System_UInt64 or SpecialType.System_Double or SpecialType.System_IntPtr or SpecialType.System_UIntPtr or SpecialType.System_DateTime:
+                return 8;
+            case SpecialType.System_Decimal:
+                return 16;
+        }
+        var size = type.GetMembers().OfType<IFieldSymbol>().Where(f => !f.IsStatic && !f.IsConst).Sum(f => FieldBytes(f.Type, depth + 1));
+        return Math.Max(1, size);
     }
 
     private static ITypeSymbol? TypeOf(ISymbol variable) => variable switch

@@ -25,7 +25,7 @@ public static class AnalyzerVerifier<TAnalyzer>
     {
         options ??= TestOptions.Default;
         var (source, _) = TestMarkup.Parse(markup);
-        var compilation = TestCompilation.Create(options.AdditionalSources.Prepend(source), options.OutputKind);
+        var compilation = TestCompilation.Create(options.AdditionalSources.Prepend(source), options.OutputKind, options.ReferencedProjects);
         var diagnostics = await TestCompilation.AnalyzeAsync(compilation, new TAnalyzer(), options, allowCompilerErrors);
         // Only the marked file (the first tree) is under test.
         return diagnostics.Where(d => d.Location.SourceTree == compilation.SyntaxTrees.First()).ToImmutableArray();

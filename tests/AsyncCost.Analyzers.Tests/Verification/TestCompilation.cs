@@ -19,12 +19,26 @@ public static class TestCompilation
             .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path))
             .ToImmutableArray();
 
-    public static CSharpCompilation Create(IEnumerable<string> sources, OutputKind outputKind) =>
+    public static CSharpCompilation Create(IEnumerable<string> sources, OutputKind outputKind, ImmutableArray<string> referencedProjects = default) =>
         CSharpCompilation.Create(
             "TestProject",
             sources.Select((source, index) => CSharpSyntaxTree.ParseText(source, ParseOptions, path: $"Test{index}.cs")),
-            References,
+            References.AddRange(referencedProjects.IsDefault ? [] : referencedProjects.Select(Compiled)),
             new CSharpCompilationOptions(outputKind, nullableContextOptions: NullableContextOptions.Enable));
+
+    // Another project of the solution, as the one under test sees it: an assembly, with no source.
+    private static MetadataReference Compiled(string source, int index)
+    {
+        var project = CSharpCompilation.Create(
+            "ReferencedProject" + index,
+            [CSharpSyntaxTree.ParseText(source, ParseOptions, path: $"Referenced{index}.cs")],
+            References,
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
+        AssertCompiles(project);
+        using var image = new MemoryStream();
+        project.Emit(image);
+        return MetadataReference.CreateFromImage(image.ToArray());
+    }
 
     /// <summary>
     /// The analyzer's diagnostics, sorted by position. Throws when the analyzer threw (AD0001 is a bug) and,

@@ -22,6 +22,9 @@ public sealed record TestOptions
     /// <summary>Extra source files compiled with the one under test (no markup).</summary>
     public ImmutableArray<string> AdditionalSources { get; init; } = ImmutableArray<string>.Empty;
 
+    /// <summary>Other projects of the solution, each compiled on its own into an assembly the one under test references.</summary>
+    public ImmutableArray<string> ReferencedProjects { get; init; } = ImmutableArray<string>.Empty;
+
     public TestOptions WithEditorConfig(string key, string value) => this with { EditorConfig = EditorConfig.SetItem(key, value) };
 
     public TestOptions WithBuildProperty(string name, string value) => this with { BuildProperties = BuildProperties.SetItem(name, value) };
