@@ -56,7 +56,7 @@ public sealed class InputAnswerTests
 
         Assert.True(csv.ExitCode == 0, csv.ToString());
         var lines = csv.StandardOutput.TrimEnd().Split('\n');
-        Assert.Equal("figure,perOperation,before,beforeErrorBound,after,afterErrorBound,ratio,ratioRelativeBound,withinNoise", lines[0]);
+        Assert.Equal("figure,perOperation,before,beforeErrorBound,after,afterErrorBound,ratio,ratioRelativeBound,withinNoise,judgement", lines[0]);
         var allocated = lines.Single(l => l.StartsWith("allocatedBytes,", StringComparison.Ordinal)).Split(',');
         // A spreadsheet reads the cell as the number itself, not "225.1 KB".
         Assert.Equal(report.Totals.AllocatedBytes!.Value / 4, double.Parse(allocated[2], System.Globalization.CultureInfo.InvariantCulture));
