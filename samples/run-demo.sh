@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's main job: build samples/ChattyPipeline with the AsyncCost analyzers (findings to SARIF), run it under
-# `dotnet-asynccost collect --sarif` to rank those findings by what their methods cost, do the same for its Fixed twin,
+# `dotnet-asynccost collect --sarif` to rank those findings by what they cost in time, do the same for its Fixed twin,
 # and print the two runs side by side. Usage: bash samples/run-demo.sh [operations]   (default 400 orders)
 set -euo pipefail
 cd "$(dirname "$0")/.."

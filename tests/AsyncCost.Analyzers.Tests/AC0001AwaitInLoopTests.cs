@@ -196,6 +196,31 @@ public class AC0001AwaitInLoopTests
     }
 
     [Fact]
+    public async Task The_finding_names_the_awaited_callees_of_another_class_its_cost_is_spent_in()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync("""
+            using System.Threading.Tasks;
+            namespace Shop
+            {
+                public static class Stock { public static async Task<long> ReserveAsync(int sku) { await Task.Yield(); return sku; } }
+                public static class Prices { public static Task<decimal> GetAsync(int sku) => Task.FromResult(1m); }
+                public sealed class Checkout
+                {
+                    public async Task<decimal> RunAsync(int[] skus)
+                    {
+                        var total = 0m;
+                        foreach (var sku in skus) { await Stock.ReserveAsync(sku).ConfigureAwait(false); total += await Prices.GetAsync(sku); }
+                        return total;
+                    }
+                }
+            }
+            """));
+
+        Assert.Equal("Shop.Checkout.RunAsync", diagnostic.Properties["AsyncCostMethod"]);
+        Assert.Equal("Shop.Stock.ReserveAsync;Shop.Prices.GetAsync", diagnostic.Properties["AsyncCostCostIn"]);
+    }
+
+    [Fact]
     public Task Flags_one_finding_per_loop_on_its_first_await() =>
         Verify.VerifyAsync(Code("async Task M(int[] xs) { foreach (var x in xs) { Use([|await G(x)|]); await F(x); await FV(x); } }"));
 

@@ -690,6 +690,33 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     }
 
     [Fact]
+    public async Task The_finding_names_the_method_whose_task_it_blocks_on_where_the_code_names_it()
+    {
+        var diagnostics = await Verify.GetDiagnosticsAsync("""
+            using System.Threading.Tasks;
+            namespace Shop
+            {
+                public static class Discounts { public static async Task<decimal> GetAsync(int customer) { await Task.Yield(); return customer; } }
+                public sealed class Checkout
+                {
+                    public async Task<decimal> RunAsync(int customer, Task<decimal> handed)
+                    {
+                        var pending = Discounts.GetAsync(customer);
+                        await Task.Yield();
+                        return pending.Result + Discounts.GetAsync(customer + 1).GetAwaiter().GetResult() + handed.Result;
+                    }
+                }
+            }
+            """);
+
+        Assert.Equal(3, diagnostics.Length);
+        Assert.All(diagnostics, d => Assert.Equal("Shop.Checkout.RunAsync", d.Properties["AsyncCostMethod"]));
+        // A local given one call, the call itself, and a task handed in by a caller (its method unknown here: no property).
+        Assert.Equal(["Shop.Discounts.GetAsync", "Shop.Discounts.GetAsync", null],
+            diagnostics.OrderBy(d => d.Location.SourceSpan.Start).Select(d => d.Properties.GetValueOrDefault("AsyncCostCostIn")));
+    }
+
+    [Fact]
     public async Task No_fix_is_offered_where_a_catch_depends_on_the_AggregateException_wrapper()
     {
         var diagnostics = await Verify.GetDiagnosticsAsync(Snippet.InClass("""

@@ -15,12 +15,14 @@ public sealed class HotFindingsTests
     private const string ProducerKey = "ChattyPipeline.OrderPipeline.ProduceOrdersAsync";
 
     [Fact]
-    public async Task Report_with_sarif_ranks_each_finding_by_its_methods_measured_cost()
+    public async Task Report_with_sarif_ranks_each_finding_by_its_time_and_credits_the_loop_with_its_callee()
     {
         var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Traces, "--format", "json"]);
 
         Assert.True(result.ExitCode == 0, result.ToString());
-        var findings = JsonNode.Parse(result.StandardOutput)!["findings"]!.AsArray();
+        var hot = JsonNode.Parse(result.StandardOutput)!;
+        Assert.Equal(3, (int)hot["schemaVersion"]!);
+        var findings = hot["findings"]!.AsArray();
         Assert.Equal(5, findings.Count);
         Assert.Equal([1, 2, 3, 4, 5], findings.Select(f => (int)f!["rank"]!));
         Assert.All(findings, f =>
@@ -29,14 +31,31 @@ public sealed class HotFindingsTests
             Assert.Equal(ProducerKey, (string)f["finding"]!["methodKey"]!);
         });
 
-        // The producer yields once per order: 100 hops in its one call, and that is a measured share of all hops.
+        // The line lookups' loop is in the producer, but its cost is in the catalog's method it awaits, whose suspending calls
+        // the hop pass timed: it ranks first, with a time of its own.
+        var loop = findings[0]!;
+        Assert.Equal("AC0001", (string)loop["finding"]!["ruleId"]!);
+        Assert.Equal(["ChattyPipeline.PriceCatalog.GetPriceAsync"], loop["finding"]!["costMethodKeys"]!.AsArray().Select(k => (string)k!));
+        Assert.Equal(["ChattyPipeline.PriceCatalog.GetPriceAsync"], loop["time"]!["methodKeys"]!.AsArray().Select(k => (string)k!));
+        Assert.Equal("calleeElapsed", (string)loop["time"]!["basis"]!);
+        Assert.Contains("ChattyPipeline.PriceCatalog.GetPriceAsync: 400 suspending call(s)", (string)loop["time"]!["explanation"]!, StringComparison.Ordinal);
+        Assert.Equal("secondOfRecording", (string)loop["time"]!["per"]!);
+        Assert.True((double)loop["time"]!["lowerBound"]! > 0, loop.ToJsonString());
+
+        // The producer yields once per order: 100 hops in its one call, priced in time.
         var yieldFinding = findings.Single(f => (string)f!["finding"]!["ruleId"]! == "AC0005")!;
         Assert.Equal(100, (double)yieldFinding["method"]!["hops"]!["value"]!);
-        Assert.InRange((double)yieldFinding["share"]!, 0.01, 1);
+        Assert.Equal("hops", (string)yieldFinding["time"]!["basis"]!);
+        Assert.Contains("100 thread-pool hops", (string)yieldFinding["time"]!["explanation"]!, StringComparison.Ordinal);
 
-        // Rules whose cost was measured rank above those whose cost kind the session could not attribute.
-        var ranked = findings.Select(f => (RuleId: (string)f!["finding"]!["ruleId"]!, HasShare: f["share"] is not null)).ToList();
-        Assert.True(ranked.TakeWhile(r => r.HasShare).Count() == ranked.Count(r => r.HasShare), string.Join(", ", ranked));
+        // Findings with a time rank above those without; the WaitHandle waits (AC0007) are no task waits the hop pass times.
+        var ranked = findings.Select(f => (RuleId: (string)f!["finding"]!["ruleId"]!, Timed: f["time"]!["milliseconds"] is not null)).ToList();
+        Assert.True(ranked.TakeWhile(r => r.Timed).Count() == ranked.Count(r => r.Timed), string.Join(", ", ranked));
+        Assert.All(findings.Where(f => (string)f!["finding"]!["ruleId"]! == "AC0007"), f =>
+        {
+            Assert.Equal("notObservable", (string)f!["verdict"]!);
+            Assert.Contains("cpu pass", (string)f["verdictReason"]!, StringComparison.Ordinal);
+        });
     }
 
     [Fact]
@@ -47,7 +66,7 @@ public sealed class HotFindingsTests
 
         Assert.True(result.ExitCode == 0, result.ToString());
         var output = result.StandardOutput;
-        var findingsAt = output.IndexOf("Analyzer findings, ranked by what their methods cost", StringComparison.Ordinal);
+        var findingsAt = output.IndexOf("Analyzer findings, ranked by what they cost in time", StringComparison.Ordinal);
         Assert.InRange(findingsAt, 0, output.IndexOf("Async methods, most costly first", StringComparison.Ordinal));
         Assert.Contains("AC0005", output, StringComparison.Ordinal);
         Assert.Contains("OrderPipeline.cs:62", output, StringComparison.Ordinal);
@@ -74,6 +93,22 @@ public sealed class HotFindingsTests
             Assert.Equal(5, document["findings"]!.AsArray().Count);
             Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-empty");
         }
+    }
+
+    [Fact]
+    public async Task With_no_finding_in_the_logs_the_findings_section_says_there_are_none()
+    {
+        using var directory = new TemporaryDirectory("asynccost-sarif-");
+        var empty = directory.File("fixed.sarif");
+        await File.WriteAllTextAsync(empty, """{ "version": "2.1.0", "runs": [{ "results": [], "tool": { "driver": { "name": "csc" } } }] }""");
+
+        var table = await ChildProcess.RunToolAsync(["report", "--sarif", empty, .. Traces]);
+        var page = await ChildProcess.RunToolAsync(["report", "--sarif", empty, .. Traces, "--format", "html"]);
+
+        Assert.True(table.ExitCode == 0, table.ToString());
+        Assert.Contains("There are none: the SARIF logs hold no AsyncCost finding.", table.StandardOutput, StringComparison.Ordinal);
+        Assert.True(page.ExitCode == 0, page.ToString());
+        Assert.Contains("<p>There are none: the SARIF logs hold no AsyncCost finding.</p>", page.StandardOutput, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -151,7 +151,7 @@ public sealed class PortableTraceTests
 
     private static List<string> Findings(JsonNode hotFindings) =>
     [
-        .. hotFindings["findings"]!.AsArray().Select(f => $"{(string?)f!["finding"]!["methodKey"]} {((bool)f["exercised"]! ? "exercised" : "not exercised")} {f["share"]}"),
+        .. hotFindings["findings"]!.AsArray().Select(f => $"{(string?)f!["finding"]!["methodKey"]} {((bool)f["exercised"]! ? "exercised" : "not exercised")} {f["time"]?["milliseconds"]?["value"]}"),
     ];
 
     private static List<string> Warnings(JsonNode report) =>

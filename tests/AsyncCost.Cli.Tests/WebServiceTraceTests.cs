@@ -44,17 +44,32 @@ public sealed class WebServiceTraceTests
     }
 
     [Fact]
-    public async Task The_blocking_wait_has_a_measured_share_and_blocked_time_per_call()
+    public async Task The_blocking_wait_is_priced_by_the_time_it_blocked_and_names_the_task_it_waits_on()
     {
         var hot = await HotFindingsAsync();
 
         var blocking = Finding(hot, "AC0006");
         Assert.Equal("measured", (string)blocking["verdict"]!);
         Assert.Equal("WebShop.Checkout.CheckoutAsync", (string)blocking["finding"]!["methodKey"]!);
-        Assert.InRange((double)blocking["share"]!, 0.5, 1);
+        Assert.Equal(["WebShop.Discounts.GetDiscountAsync"], blocking["finding"]!["costMethodKeys"]!.AsArray().Select(k => (string)k!));
+        Assert.Equal("timeBlocked", (string)blocking["time"]!["basis"]!);
+        Assert.True((double)blocking["time"]!["lowerBound"]! > 0, blocking.ToJsonString());
         var checkout = Method(hot, "WebShop.Checkout.CheckoutAsync");
         var blockedPerCall = (double)checkout["blockedMilliseconds"]!["value"]! / (double)checkout["suspendingCalls"]!["value"]!;
         Assert.True(blockedPerCall > 0, $"blocked ms per call: {blockedPerCall}");
+        Assert.InRange((double)checkout["longestBlockedMilliseconds"]!, 0.001, (double)checkout["blockedMilliseconds"]!["value"]!);
+    }
+
+    [Fact]
+    public async Task The_stock_loop_ranks_first_or_second_with_a_time_of_its_own_spent_in_ReserveAsync()
+    {
+        var hot = await HotFindingsAsync();
+
+        var loop = hot["findings"]!.AsArray().Single(f => (string)f!["finding"]!["ruleId"]! == "AC0001" && (int)f["finding"]!["line"]! == 16)!;
+        Assert.InRange((int)loop["rank"]!, 1, 2);
+        Assert.Equal(["WebShop.Stock.ReserveAsync"], loop["time"]!["methodKeys"]!.AsArray().Select(k => (string)k!));
+        Assert.True((double)loop["time"]!["lowerBound"]! > 0, loop.ToJsonString());
+        Assert.Contains("WebShop.Stock.ReserveAsync", (string)loop["time"]!["explanation"]!, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -66,7 +81,7 @@ public sealed class WebServiceTraceTests
         {
             var finding = Finding(hot, rule);
             var verdict = (string)finding["verdict"]!;
-            Assert.True(verdict == "measured" ? finding["share"] is not null : verdict == "notObservable" && finding["verdictReason"] is not null, finding.ToJsonString());
+            Assert.True(verdict == "measured" ? finding["time"]!["milliseconds"] is not null : verdict == "notObservable" && finding["verdictReason"] is not null, finding.ToJsonString());
         }
         Assert.Contains("Task`1[System.Decimal]", (string)Finding(hot, "AC0003")["verdictReason"]!, StringComparison.Ordinal);
         Assert.DoesNotContain(hot["findings"]!.AsArray(), f => (string)f!["verdict"]! == "notExercised");

@@ -18,6 +18,11 @@ internal static class AsyncMethodKey
     /// <summary>The diagnostic property (and SARIF <c>customProperties</c> entry) carrying the key.</summary>
     public const string PropertyName = "AsyncCostMethod";
 
+    /// <summary>The diagnostic property (and SARIF <c>customProperties</c> entry) carrying the keys, joined by ';', of the
+    /// methods a finding's cost is spent in when they are not the finding's own method: the awaited callees of AC0001's loop,
+    /// the method whose task AC0006 blocks on. Absent: the cost is in the method <see cref="PropertyName"/> names.</summary>
+    public const string CostInPropertyName = "AsyncCostCostIn";
+
     /// <summary>The segment naming a lambda; with a known ordinal it is followed by '#' and the ordinal.</summary>
     public const string LambdaSegment = "lambda";
 

@@ -1,4 +1,6 @@
+using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
 using Microsoft.CodeAnalysis;
 
 namespace AsyncCost.Analyzers.Internal;
@@ -32,6 +34,14 @@ internal static class DiagnosticFactory
         ImmutableDictionary<string, string?> properties,
         params object?[] messageArgs) =>
         WithKey(descriptor, location, AsyncMethodKey.For(OperationScopes.FunctionSymbol(operation, containingSymbol)), properties, messageArgs);
+
+    /// <summary><paramref name="properties"/> with the keys of the methods the finding's cost is spent in (callees, the
+    /// method whose task is blocked on), each once, in source order; unchanged when none has a key.</summary>
+    public static ImmutableDictionary<string, string?> WithCostIn(ImmutableDictionary<string, string?> properties, IEnumerable<IMethodSymbol> callees)
+    {
+        var keys = callees.Select(callee => AsyncMethodKey.For(callee.ReducedFrom ?? callee)).OfType<string>().Distinct().ToList();
+        return keys.Count == 0 ? properties : properties.SetItem(AsyncMethodKey.CostInPropertyName, string.Join(";", keys));
+    }
 
     private static Diagnostic WithKey(
         DiagnosticDescriptor descriptor, Location location, string? key, ImmutableDictionary<string, string?> properties, object?[] messageArgs)

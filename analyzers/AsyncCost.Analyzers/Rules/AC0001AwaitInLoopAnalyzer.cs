@@ -185,8 +185,11 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
+            // The loop's cost is the time its awaited calls take, one after another: the join credits their rows.
+            var costIn = DiagnosticFactory.WithCostIn(
+                ImmutableDictionary<string, string?>.Empty, awaits.OrderBy(a => a.Syntax.SpanStart).Select(Awaited).OfType<IInvocationOperation>().Select(call => call.TargetMethod));
             context.ReportDiagnostic(DiagnosticFactory.Create(
-                Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol,
+                Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, costIn,
                 ((IInvocationOperation)Awaited(first)).TargetMethod.Name, Describe(firstEvidence)));
         }
 

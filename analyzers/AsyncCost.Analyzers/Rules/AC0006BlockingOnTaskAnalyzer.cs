@@ -103,8 +103,43 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         {
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
+        properties = DiagnosticFactory.WithCostIn(properties, BlockedOn(use));
         context.ReportDiagnostic(DiagnosticFactory.Create(
             Descriptors.BlockingOnTask, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, Advice(use, context.ContainingSymbol)));
+    }
+
+    // The methods whose tasks the wait blocks on, where the code names them: the call itself (`GetAsync().Result`), or the
+    // one call a local is ever given (`var t = GetAsync(); … t.Result`). The time the wait holds its thread is theirs.
+    private static IEnumerable<IMethodSymbol> BlockedOn(BlockingUse use) =>
+        use.Subjects.Where(s => !s.IsCollection).Select(s => TaskReference.Strip(s.Operation) switch
+        {
+            IInvocationOperation call => call.TargetMethod,
+            ILocalReferenceOperation { Local: var local } => OnlyCallStoredIn(local, OperationTree.Root(use.Operation)),
+            _ => null,
+        }).OfType<IMethodSymbol>();
+
+    private static IMethodSymbol? OnlyCallStoredIn(ILocalSymbol local, IOperation root)
+    {
+        IMethodSymbol? stored = null;
+        foreach (var operation in root.DescendantsAndSelf())
+        {
+            var value = operation switch
+            {
+                IVariableDeclaratorOperation declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, local) => declarator.Initializer?.Value,
+                IAssignmentOperation { Target: ILocalReferenceOperation target } assignment when SymbolEqualityComparer.Default.Equals(target.Local, local) => assignment.Value,
+                _ => null,
+            };
+            if (value is null)
+            {
+                continue;
+            }
+            if (stored is not null || TaskReference.Strip(value) is not IInvocationOperation call)
+            {
+                return null;
+            }
+            stored = call.TargetMethod;
+        }
+        return stored;
     }
 
     // What to do where the wait stands: await it where an await fits; inside a lock of an async function, await it

@@ -1,3 +1,4 @@
+using System.Globalization;
 using AsyncCost.Findings;
 
 namespace AsyncCost.Cli.Rendering;
@@ -8,31 +9,27 @@ internal static class HotFindingsDocument
     /// <summary>For reading: one row per finding, costliest first.</summary>
     public static TextTable Table(HotFindingsReport hot)
     {
-        var table = new TextTable("Analyzer findings, ranked by what their methods cost",
+        var per = Unit(hot);
+        var table = new TextTable("Analyzer findings, ranked by what they cost in time",
         [
-            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Method", ColumnAlignment.Left, ColumnFit.Shorten),
-            new("Cost", ColumnAlignment.Left, ColumnFit.Drop), new("Share"), new("Calls", Fit: ColumnFit.Drop), new("Bytes/call", Fit: ColumnFit.Drop),
-            new("Hops/call", Fit: ColumnFit.Drop),
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
+            new("Time" + per), new("Proves"), new("Basis", ColumnAlignment.Left), new("Calls", Fit: ColumnFit.Drop),
         ])
         {
-            Note = "Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops, or blocking waits); "
-                + "'(time)': none of that is tied to it, and the share is of the time the cpu pass sampled in async methods. "
-                + "Not exercised: the trace's method events show the method never ran. Not observable: it ran, or the trace cannot tell, but no pass could "
-                + "see it (a call that completes synchronously without allocating, or a Task<T> several methods return); json's verdictReason says which.",
+            Note = hot.Findings.Count == 0 ? "There are none: the SARIF logs hold no AsyncCost finding." : Note(hot),
         };
         foreach (var row in hot.Findings)
         {
-            var method = row.Method;
+            var time = row.Time;
             table.AddRow(
-                row.Rank.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                row.Rank.ToString(CultureInfo.InvariantCulture),
                 row.Finding.RuleId,
                 Location(row.Finding),
-                method?.DisplayName ?? row.Finding.MethodKey ?? "-",
-                CostName(row.Finding.CostKind),
-                VerdictText(row),
-                method is null ? "-" : Numbers.Calls(method.Calls),
-                Numbers.PerCall(method?.BytesPerCall),
-                Numbers.PerCall(method?.HopsPerCall));
+                CostIn(row, hot.Measured),
+                TimeText(row),
+                time.Milliseconds is null ? "" : Numbers.Time(time.LowerBound) + (time.FewEvents ? "*" : ""),
+                BasisName(time.Basis),
+                row.Method is null ? "-" : Numbers.Calls(row.Method.Calls));
         }
 
         return table;
@@ -41,11 +38,13 @@ internal static class HotFindingsDocument
     /// <summary>For spreadsheets (csv): plain numbers.</summary>
     public static TextTable Raw(HotFindingsReport hot)
     {
-        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "cost", "exercised", "share", "calls", "callsErrorBound", "bytesPerCall", "bytesPerCallErrorBound", "hopsPerCall", "message", "verdict", "verdictReason"];
+        string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "costIn", "cost", "exercised", "verdict", "basis", "per", "milliseconds",
+            "millisecondsErrorBound", "lowerBoundMilliseconds", "events", "fewEvents", "calls", "message", "verdictReason", "explanation"];
         var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var row in hot.Findings)
         {
             var finding = row.Finding;
+            var time = row.Time;
             table.AddRow(
                 Numbers.Raw(row.Rank),
                 finding.RuleId,
@@ -53,24 +52,82 @@ internal static class HotFindingsDocument
                 Numbers.Raw(finding.Line),
                 Numbers.Raw(finding.Column),
                 finding.MethodKey ?? "",
+                string.Join(";", finding.CostMethodKeys),
                 CostName(finding.CostKind),
                 row.Exercised ? "true" : "false",
-                Numbers.Raw(row.Share),
-                Numbers.Raw(row.Method?.Calls?.Value),
-                Numbers.Raw(row.Method?.Calls?.ErrorBound),
-                Numbers.Raw(row.Method?.BytesPerCall?.Value),
-                Numbers.Raw(row.Method?.BytesPerCall?.ErrorBound),
-                Numbers.Raw(row.Method?.HopsPerCall?.Value),
-                finding.Message,
                 VerdictName(row.Verdict),
-                row.VerdictReason ?? "");
+                BasisName(time.Basis),
+                time.Per.ToString(),
+                Numbers.Raw(time.Milliseconds?.Value),
+                Numbers.Raw(time.Milliseconds?.ErrorBound),
+                Numbers.Raw(time.Milliseconds is null ? null : time.LowerBound),
+                Numbers.Raw(time.Milliseconds is null ? null : time.Events),
+                time.FewEvents ? "true" : "false",
+                Numbers.Raw(row.Method?.Calls?.Value),
+                finding.Message,
+                row.VerdictReason ?? "",
+                time.Explanation);
         }
 
         return table;
     }
 
-    internal static string VerdictText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
-        : Numbers.Percent(row.Share) + (row.ShareIsTime ? " (time)" : "");
+    /// <summary>"/op", "/s" or "" (over the recording): what the report's times are per.</summary>
+    internal static string Unit(HotFindingsReport hot) =>
+        hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per switch
+        {
+            TimeUnit.Operation => "/op",
+            TimeUnit.SecondOfRecording => "/s",
+            _ => "",
+        };
+
+    /// <summary>The time cell: the figure with its bound, or why there is none.</summary>
+    internal static string TimeText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
+        : Numbers.Time(row.Time.Milliseconds);
+
+    /// <summary>Where the cost is spent: the first method the time was taken from ("+1" for each more), else the finding's own.</summary>
+    internal static string CostIn(HotFinding row, Report.AsyncCostReport measured)
+    {
+        var keys = CostKeys(row);
+        return keys.Count > 1 ? $"{CostName(keys[0], row, measured)} +{keys.Count - 1}" : CostName(keys.Count > 0 ? keys[0] : null, row, measured);
+    }
+
+    /// <summary>The display name of the method a finding's cost is in (its row's name where it has one).</summary>
+    internal static string CostName(string? key, HotFinding row, Report.AsyncCostReport measured) => key is null
+        ? row.Method?.DisplayName ?? row.Finding.MethodKey ?? "-"
+        : measured.Methods.FirstOrDefault(m => m.MethodKey == key)?.DisplayName ?? key;
+
+    /// <summary>The keys of the methods a finding's cost is spent in: those its time was taken from, else those the analyzer
+    /// named; empty when it is the finding's own method.</summary>
+    internal static IReadOnlyList<string> CostKeys(HotFinding row) =>
+        row.Time.MethodKeys.Count > 0 ? row.Time.MethodKeys : row.Finding.CostMethodKeys;
+
+    private static string Note(HotFindingsReport hot)
+    {
+        var per = hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per;
+        return "Time: what the finding costs "
+            + (per switch
+            {
+                TimeUnit.Operation => "per operation of the run",
+                TimeUnit.SecondOfRecording => "per second of recording (operations unknown; 'collect --operations N' gives them)",
+                _ => "over the recording",
+            })
+            + ", ~ an estimate with its 95 % bound. Basis: blocked = time its waits held threads; elapsed = the awaited callees' elapsed "
+            + "time (Cost in names them); hops = hops x a hop's benchmarked cost; calls = calls x what the fix saves per call, benchmarked. "
+            + "Ranked by Proves, the lower end of what the figure can prove; * rests on fewer than "
+            + FindingTime.MinimumEvents.ToString(CultureInfo.InvariantCulture)
+            + " events and ranks by their Poisson lower bound (a wait's time leaves its longest wait out). Not observable: no measured figure "
+            + "supports a time (json's time.explanation says why); not exercised: the method never ran. Benchmarked costs: " + BenchmarkedCosts.Machine + ".";
+    }
+
+    internal static string BasisName(TimeBasis basis) => basis switch
+    {
+        TimeBasis.TimeBlocked => "blocked",
+        TimeBasis.CalleeElapsed => "elapsed",
+        TimeBasis.Hops => "hops",
+        TimeBasis.Calls => "calls",
+        _ => "-",
+    };
 
     private static string VerdictName(FindingVerdict verdict) => verdict switch
     {

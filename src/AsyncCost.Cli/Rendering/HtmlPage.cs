@@ -60,7 +60,8 @@ internal sealed class HtmlPage(string title)
             html.Append("<tr>");
             for (var i = 0; i < row.Count; i++)
             {
-                html.Append(table.Columns[i].Alignment == ColumnAlignment.Right ? "<td class=\"num\">" : "<td>").Append(Encode(row[i])).Append("</td>");
+                // Text cells (type and method names) may break after each dot, so a long name wraps instead of widening the table past the page.
+                html.Append(table.Columns[i].Alignment == ColumnAlignment.Right ? "<td class=\"num\">" + Encode(row[i]) : "<td>" + DottedName(row[i])).Append("</td>");
             }
             html.Append("</tr>");
         }

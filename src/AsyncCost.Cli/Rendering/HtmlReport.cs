@@ -91,30 +91,47 @@ internal static class HtmlReport
     private static string Findings(HotFindingsReport hot, IReadOnlyList<MethodCost> rows)
     {
         var keys = rows.Select(r => r.MethodKey).ToHashSet(StringComparer.Ordinal);
-        var shareScale = hot.Findings.Select(f => f.Share ?? 0).DefaultIfEmpty(0).Max();
+        var timeScale = HtmlPage.Scale(hot.Findings.Select(f => f.Time.Milliseconds));
+        var per = HotFindingsDocument.Unit(hot);
         var html = new StringBuilder();
-        html.Append("<section id=\"findings\"><h2>Analyzer findings, ranked by what their methods cost</h2><div class=\"scroll\"><table class=\"sortable findings\"><thead><tr>")
+        html.Append("<section id=\"findings\"><h2>Analyzer findings, ranked by what they cost in time</h2>");
+        if (hot.Findings.Count == 0)
+        {
+            return html.Append("<p>There are none: the SARIF logs hold no AsyncCost finding.</p></section>\n").ToString();
+        }
+        html.Append("<div class=\"scroll\"><table class=\"sortable findings\"><thead><tr>")
             .Append(HtmlPage.Header("#", numeric: true, sortColumn: 0)).Append(HtmlPage.Header("Rule", numeric: false, sortColumn: 1))
-            .Append(HtmlPage.Header("Where", numeric: false, sortColumn: 2)).Append(HtmlPage.Header("Method", numeric: false, sortColumn: 3))
-            .Append(HtmlPage.Header("Cost", numeric: false, sortColumn: 4)).Append(HtmlPage.Header("Share", numeric: true, sortColumn: 5))
-            .Append(HtmlPage.Header("Finding", numeric: false)).Append("</tr></thead><tbody>");
+            .Append(HtmlPage.Header("Where", numeric: false, sortColumn: 2)).Append(HtmlPage.Header("Cost in", numeric: false, sortColumn: 3))
+            .Append(HtmlPage.Header("Time" + per, numeric: true, sortColumn: 4)).Append(HtmlPage.Header("Proves", numeric: true, sortColumn: 5))
+            .Append(HtmlPage.Header("Basis", numeric: false, sortColumn: 6)).Append(HtmlPage.Header("Finding", numeric: false)).Append("</tr></thead><tbody>");
         foreach (var row in hot.Findings)
         {
             var finding = row.Finding;
-            var name = row.Method?.DisplayName ?? finding.MethodKey ?? "-";
-            var method = row.Method is { } m && keys.Contains(m.MethodKey)
-                ? $"<a href=\"#{MethodAnchor(m.MethodKey)}\">{HtmlPage.DottedName(name)}</a>"
-                : HtmlPage.DottedName(name);
-            var share = row.Verdict == FindingVerdict.Measured && row.Share is { } s
-                ? HtmlPage.BarCell(Figure.Exact(s, FigureSource.OperatingSystem), shareScale, v => Numbers.Percent(v) + (row.ShareIsTime ? " (time)" : ""))
-                : $"<td class=\"num\" data-v=\"-1\">{HtmlPage.Encode(HotFindingsDocument.VerdictText(row))}</td>";
+            var time = row.Time;
+            var costKeys = HotFindingsDocument.CostKeys(row);
+            var costKey = costKeys.Count > 0 ? costKeys[0] : row.Method?.MethodKey;
+            var name = HotFindingsDocument.CostName(costKey, row, hot.Measured);
+            var method = (costKey is not null && keys.Contains(costKey)
+                ? $"<a href=\"#{MethodAnchor(costKey)}\">{HtmlPage.DottedName(name)}</a>"
+                : HtmlPage.DottedName(name)) + (costKeys.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" +{costKeys.Count - 1}") : "");
+            // A measured zero with no bound (no call suspended, no wait seen) has no bar to draw: it reads "0 ms".
+            var timeCell = time.Milliseconds is { } ms && (ms.Value > 0 || ms.ErrorBound > 0)
+                ? HtmlPage.BarCell(ms, timeScale, Numbers.Time, time.Explanation)
+                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{(time.Milliseconds is null ? -1 : 0)}\">{HtmlPage.Encode(HotFindingsDocument.TimeText(row))}</td>");
+            var proves = time.Milliseconds is null ? "<td class=\"num\" data-v=\"-1\"></td>"
+                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{time.LowerBound:R}\">{HtmlPage.Encode(Numbers.Time(time.LowerBound))}")
+                    + (time.FewEvents ? string.Create(CultureInfo.InvariantCulture, $" <span class=\"tag\">{time.Events:N0} {HtmlPage.Encode(time.EventName)}</span>") : "") + "</td>";
             html.Append(CultureInfo.InvariantCulture, $"<tr><td class=\"num\" data-v=\"{row.Rank}\">{row.Rank}</td><td>{HtmlPage.Encode(finding.RuleId)}</td>")
                 .Append(CultureInfo.InvariantCulture, $"<td title=\"{HtmlPage.Encode(finding.FilePath ?? "")}\">{HtmlPage.DottedName(HotFindingsDocument.Location(finding))}</td>")
-                .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td><td>{HtmlPage.Encode(HotFindingsDocument.CostName(finding.CostKind))}</td>")
-                .Append(share).Append("<td>").Append(HtmlPage.Encode(finding.Message)).Append("</td></tr>");
+                .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td>").Append(timeCell).Append(proves)
+                .Append(CultureInfo.InvariantCulture, $"<td>{HtmlPage.Encode(HotFindingsDocument.BasisName(time.Basis))}</td>")
+                .Append("<td>").Append(HtmlPage.Encode(finding.Message))
+                .Append("<div class=\"note\">").Append(HtmlPage.Encode(row.VerdictReason ?? time.Explanation)).Append("</div></td></tr>");
         }
-        html.Append("</tbody></table></div><p class=\"note\">Share: the method's part of the process's measured cost of the kind the rule is about (async bytes, hops "
-            + "or blocking waits); the method link leads to its row below.</p></section>\n");
+        html.Append("</tbody></table></div><p class=\"note\">Time: what the finding costs, with its 95 % bound (the whisker); ranked by Proves, the lower end "
+            + "of what the figure can prove (a tag marks one resting on fewer than 10 events, ranked by their Poisson lower bound). Under each finding, the "
+            + "basis its time rests on; Cost in links to the row of the method the cost is spent in. Benchmarked costs: ")
+            .Append(HtmlPage.Encode(BenchmarkedCosts.Machine)).Append(".</p></section>\n");
         return html.ToString();
     }
 

@@ -57,6 +57,27 @@ internal static class Numbers
     /// <summary>A time in milliseconds ("~1,234 ms ±3%"); an estimate held to three significant digits.</summary>
     public static string Milliseconds(Figure? figure) => Figure(figure, value => Count(SignificantDigits(value, 3)) + " ms");
 
+    /// <summary>A time given in milliseconds, in the unit its size reads best in ("41.2 µs", "3.05 ms", "1.20 s"), about three significant digits.</summary>
+    public static string Time(double milliseconds)
+    {
+        if (milliseconds == 0)
+        {
+            return "0 ms";
+        }
+        var (value, unit) = Math.Abs(milliseconds) switch
+        {
+            >= 1000 => (milliseconds / 1000, "s"),
+            >= 1 => (milliseconds, "ms"),
+            >= 0.001 => (milliseconds * 1000, "µs"),
+            _ => (milliseconds * 1_000_000, "ns"),
+        };
+        return value.ToString(Math.Abs(value) >= 100 ? "#,##0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture) + " " + unit;
+    }
+
+    /// <summary>A time figure given in milliseconds ("~41.2 µs ±12%"), as <see cref="Figure(Report.Figure?, Func{double, string})"/> marks it;
+    /// a zero with no bound (no call suspended) reads "0 ms".</summary>
+    public static string Time(Figure? milliseconds) => milliseconds is { Value: 0, ErrorBound: 0 } ? Time(0) : Figure(milliseconds, Time);
+
     /// <summary>A count figure with thousands separators; an estimate held to three significant digits, as its bound is rarely tighter.</summary>
     public static string Count(Figure? figure) => Figure(figure, figure is { Sampled: true } ? value => Count(SignificantDigits(value, 3)) : Count);
 

@@ -25,6 +25,10 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>Time the method's blocking waits held their threads, in milliseconds (TaskWaitBegin to TaskWaitEnd).</summary>
     public double BlockedMilliseconds { get; set; }
 
+    /// <summary>The longest of those waits, in milliseconds: one wait can be an accident (a GC, the machine's load), which a
+    /// time resting on the waits should not count as proof.</summary>
+    public double LongestBlockMilliseconds { get; set; }
+
     /// <summary>How <see cref="Hops"/> varied over the windows (streams) added.</summary>
     public WindowSpread HopSpread { get; } = new();
 
@@ -244,7 +248,9 @@ internal sealed class HopComputer
             if (wait.Blocker is { } blocker)
             {
                 // By name: a wait that spans a TakeCounts belongs to the interval it ends in.
-                Method(blocker.StateMachineName).BlockedMilliseconds += blocked;
+                var method = Method(blocker.StateMachineName);
+                method.BlockedMilliseconds += blocked;
+                method.LongestBlockMilliseconds = Math.Max(method.LongestBlockMilliseconds, blocked);
             }
             else
             {
@@ -401,6 +407,7 @@ internal sealed class HopComputer
             method.Hops += theirs.Hops;
             method.BlockingWaits += theirs.BlockingWaits;
             method.BlockedMilliseconds += theirs.BlockedMilliseconds;
+            method.LongestBlockMilliseconds = Math.Max(method.LongestBlockMilliseconds, theirs.LongestBlockMilliseconds);
             method.Elapsed.Add(theirs.Elapsed);
             method.PendingCalls += theirs.PendingCalls;
             method.PendingMs += theirs.PendingMs;

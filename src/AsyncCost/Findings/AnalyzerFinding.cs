@@ -33,4 +33,10 @@ public sealed record AnalyzerFinding(
     int? Line,
     int? Column,
     [property: System.ComponentModel.Description(AsyncCost.Report.MethodCost.MethodKeyDescription)] string? MethodKey,
-    FindingCostKind CostKind);
+    FindingCostKind CostKind)
+{
+    /// <summary>The join keys of the methods the finding's cost is spent in, from the diagnostic's <c>AsyncCostCostIn</c>
+    /// property (an await-in-loop's callees, the method whose task a wait blocks on); empty when it is spent in <see cref="MethodKey"/>'s method.</summary>
+    [System.ComponentModel.Description("Join keys of the methods the finding's cost is spent in (SARIF result property 'AsyncCostCostIn', ';'-separated): the awaited callees of AC0001's loop, the method whose task AC0006 blocks on. Empty: its own method.")]
+    public IReadOnlyList<string> CostMethodKeys { get; init; } = [];
+}

@@ -19,44 +19,37 @@ public enum FindingVerdict
     NotExercised,
 }
 
-/// <summary>One analyzer finding with what its containing method measurably cost.</summary>
+/// <summary>One analyzer finding with what it measurably costs, in time.</summary>
 public sealed class HotFinding
 {
-    /// <summary>1 for the costliest; findings without a measured method come last (not observable, then not exercised).</summary>
+    /// <summary>1 for the costliest; findings without a time figure come last (not observable, then not exercised).</summary>
     public int Rank { get; init; }
 
     /// <summary>The analyzer's finding.</summary>
     public required AnalyzerFinding Finding { get; init; }
 
-    /// <summary>True when a pass saw the containing method run (it has a row in the report).</summary>
+    /// <summary>True when a pass saw the finding's method, or a method its cost is spent in, run (it has a row in the report).</summary>
     public bool Exercised { get; init; }
 
-    /// <summary>Measured, not observable, or not exercised.</summary>
+    /// <summary>Measured (it has a time figure), not observable, or not exercised.</summary>
     public FindingVerdict Verdict { get; init; }
 
-    /// <summary>Why a finding without a row is not observable or not exercised, in one sentence; null when measured.</summary>
+    /// <summary>Why a finding without a time figure is not observable or not exercised, in one sentence; null when measured.</summary>
     public string? VerdictReason { get; init; }
 
-    /// <summary>The containing method's measured row, when it ran.</summary>
+    /// <summary>The measured row of the method the finding is in, when it ran.</summary>
     public MethodCost? Method { get; init; }
 
-    /// <summary>
-    /// The method's share (0–1) of the process's measured cost of the kind the rule is about: async bytes for
-    /// allocation rules, hops for hop rules, time blocked (or, without timings, blocking waits) for blocking rules; when no
-    /// such cost is tied to the method but the cpu pass sampled time in it (calls that complete synchronously without
-    /// allocating), its share of the time in async methods (<see cref="ShareIsTime"/>); null when no pass saw any of it.
-    /// </summary>
-    public double? Share { get; init; }
-
-    /// <summary>True when <see cref="Share"/> is a share of the time sampled in async methods (cpu pass), not of the rule's own kind of cost.</summary>
-    public bool ShareIsTime { get; init; }
+    /// <summary>What the finding costs in time, its bound and basis (<see cref="FindingTimes"/>): what it is ranked by.</summary>
+    public required FindingTime Time { get; init; }
 }
 
-/// <summary>Analyzer findings ranked by measured cost: the answer to "which of these is worth fixing first".</summary>
+/// <summary>Analyzer findings ranked by what they measurably cost in time: the answer to "which of these is worth fixing first".</summary>
 public sealed class HotFindingsReport
 {
-    /// <summary>Schema version of the JSON form; bumped only when a field changes meaning or is removed.</summary>
-    public const int CurrentSchemaVersion = 2;
+    /// <summary>Schema version of the JSON form; bumped only when a field changes meaning or is removed (3: findings are
+    /// ranked by time, each with its basis; the per-kind share is gone).</summary>
+    public const int CurrentSchemaVersion = 3;
 
     /// <summary>Schema version of this report.</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
@@ -69,13 +62,15 @@ public sealed class HotFindingsReport
 }
 
 /// <summary>
-/// Joins SARIF findings to a measured report by method key and ranks them. A member, each of its async local functions
-/// and each of its async lambdas have keys of their own; a finding in a lambda whose ordinal the analyzer could not know
-/// (key ending in ".lambda") joins all of that member's lambdas together.
+/// Joins SARIF findings to a measured report by method key and ranks them by time. A finding is credited with the rows of the
+/// methods its cost is spent in (the analyzer's AsyncCostCostIn: an await-in-loop's callees, a blocking wait's task), else with
+/// its own method's; it never guesses a method from names. Only sorts: each finding's time comes from <see cref="FindingTimes"/>,
+/// ranked by what it can prove (its lower bound). A member, each of its async local functions and each of its async lambdas
+/// have keys of their own; a key ending in ".lambda" (ordinal unknown to the analyzer) joins all of that member's lambdas.
 /// </summary>
 public static class HotFindingsRanker
 {
-    /// <summary>Ranks <paramref name="findings"/> by what their containing methods cost in <paramref name="measured"/>.</summary>
+    /// <summary>Ranks <paramref name="findings"/> by the lower bound of what each costs in time in <paramref name="measured"/>.</summary>
     public static HotFindingsReport Rank(IReadOnlyList<AnalyzerFinding> findings, AsyncCostReport measured)
     {
         ArgumentNullException.ThrowIfNull(findings);
@@ -86,50 +81,33 @@ public static class HotFindingsRanker
             .GroupBy(m => m.MethodKey, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? MethodCost.Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
 
-        var totals = new KindTotals(
-            Sum(byKey.Values, m => m.Bytes),
-            measured.Totals.Hops?.Value ?? Sum(byKey.Values, m => m.Hops),
-            Sum(byKey.Values, m => m.BlockingWaits),
-            Sum(byKey.Values, m => m.BlockedMilliseconds),
-            Sum(byKey.Values, m => m.WaitMilliseconds),
-            Sum(byKey.Values, ReportFigures.SampledTime));
-
         var joined = findings
             .Select(finding =>
             {
                 var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
-                var share = method is null ? null : ShareOf(method, finding.CostKind, totals);
-                // No cost of the rule's kind tied to it, but time sampled in it: rank it by that time, and say so.
-                var timeShare = method is not null && share is null ? Fraction(ReportFigures.SampledTime(method), totals.Time) : null;
-                var (verdict, reason) = method is null ? Unmeasured(finding.MethodKey, measured)
-                    : share is null && timeShare is null ? Unshared(method, finding.CostKind, measured)
-                    : share is null ? (FindingVerdict.Measured, TimeRanked(method, finding.CostKind))
-                    : (FindingVerdict.Measured, null);
-                return new HotFinding
-                {
-                    Finding = finding,
-                    Method = method,
-                    Exercised = method is not null,
-                    Verdict = verdict,
-                    VerdictReason = reason,
-                    Share = share ?? timeShare,
-                    ShareIsTime = share is null && timeShare is not null,
-                };
+                var costIn = finding.CostMethodKeys.Select(k => new CostRow(k, Lookup(byKey, k))).ToList();
+                var time = FindingTimes.Of(finding, method, costIn, measured);
+                var exercised = method is not null || costIn.Any(c => c.Row is not null);
+                var (verdict, reason) = time.Basis != TimeBasis.NotObservable ? (FindingVerdict.Measured, null)
+                    : !exercised ? Unmeasured(finding.MethodKey, measured)
+                    : (FindingVerdict.NotObservable, (method is null ? null : SharedTask(method.MethodKey, measured)) ?? Capitalized(time.Explanation));
+                return new HotFinding { Finding = finding, Method = method, Exercised = exercised, Verdict = verdict, VerdictReason = reason, Time = time };
             })
             .OrderBy(h => h.Verdict)
-            .ThenByDescending(h => h.Share ?? -1)
-            .ThenByDescending(h => h.Method?.Calls?.Value ?? 0)
+            .ThenByDescending(h => h.Time.LowerBound)
+            .ThenByDescending(h => h.Time.Milliseconds?.Value ?? -1)
             .ThenBy(h => h.Finding.FilePath, StringComparer.Ordinal)
             .ThenBy(h => h.Finding.Line)
             .Select((h, index) => new HotFinding
             {
-                Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Verdict = h.Verdict, VerdictReason = h.VerdictReason, Share = h.Share,
-                ShareIsTime = h.ShareIsTime,
+                Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Verdict = h.Verdict, VerdictReason = h.VerdictReason, Time = h.Time,
             })
             .ToList();
 
         return new HotFindingsReport { Findings = joined, Measured = measured };
     }
+
+    private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..] + ".";
 
     /// <summary>
     /// A method without a row: "not exercised" only when the trace's method events (every method the process compiled) do not
@@ -157,22 +135,6 @@ public static class HotFindingsRanker
                 + (cpuPass ? ", and the cpu pass sampled no time in it (less than ~1 ms in all)." : "; the cpu pass (--passes ...,cpu) would measure its time."))
             : (FindingVerdict.NotExercised, "The measured run never called it: the trace's method events, which name every method the process compiled, do not name it.");
     }
-
-    /// <summary>A method that ran but has no share of the cost its rule is about: say what the passes could not see.</summary>
-    private static (FindingVerdict, string) Unshared(MethodCost method, FindingCostKind kind, AsyncCostReport measured) =>
-        (FindingVerdict.NotObservable, SharedTask(method.MethodKey, measured) ?? string.Create(CultureInfo.InvariantCulture,
-            $"No {KindName(kind)} measured is tied to it: the pass that measures them did not run or saw none, and calls that complete synchronously without allocating or suspending are invisible to the allocation and hop passes ({(method.Calls is { } calls ? $"{calls.Value:N0} call(s) seen" : "its calls not observable")})."));
-
-    private static string TimeRanked(MethodCost method, FindingCostKind kind) => string.Create(CultureInfo.InvariantCulture,
-        $"Ranked by time: no {KindName(kind)} measured is tied to it (its calls complete synchronously without allocating or suspending), but the cpu pass sampled ~{method.CpuMilliseconds?.Value ?? 0:N0} ms running in it.");
-
-    private static string KindName(FindingCostKind kind) => kind switch
-    {
-        FindingCostKind.Allocations => "allocations",
-        FindingCostKind.Hops => "hops",
-        FindingCostKind.Blocking => "blocking waits",
-        _ => "cost",
-    };
 
     /// <summary>The reason when the method returns a Task&lt;T&gt; that stays unattributed because several methods return that type.</summary>
     private static string? SharedTask(string key, AsyncCostReport measured) =>
@@ -203,29 +165,4 @@ public static class HotFindingsRanker
         }
         var display = lambdas[0].DisplayName;
         return MethodCost.Combine(lambdas, key, display[..(display.LastIndexOf('#') is var hash and >= 0 ? hash : display.Length)]);
-    }
-
-    private static double? ShareOf(MethodCost method, FindingCostKind kind, KindTotals totals) => kind switch
-    {
-        FindingCostKind.Allocations => Fraction(method.Bytes, totals.Bytes),
-        FindingCostKind.Hops => Fraction(method.Hops, totals.Hops),
-        FindingCostKind.Blocking => BlockingShare(method, totals),
-        // An untagged rule is ranked by the largest share it has of any measured cost.
-        _ => new[] { Fraction(method.Bytes, totals.Bytes), Fraction(method.Hops, totals.Hops), BlockingShare(method, totals) }.Max(),
-    };
-
-    /// <summary>The share of the time threads spent blocked, or of the blocking waits when no wait was timed.</summary>
-    /// <summary>The share of the time threads spent blocked (hop pass), of the blocking waits when no wait was timed, or of the
-    /// time sampled blocked in waits (cpu pass) when the hop pass did not run.</summary>
-    private static double? BlockingShare(MethodCost method, KindTotals totals) => totals.BlockedMilliseconds > 0
-        ? Fraction(method.BlockedMilliseconds, totals.BlockedMilliseconds)
-        : Fraction(method.BlockingWaits, totals.BlockingWaits) ?? Fraction(method.WaitMilliseconds, totals.WaitMilliseconds);
-
-    private static double? Fraction(Figure? part, double whole) =>
-        part is null || whole <= 0 ? null : Math.Clamp(part.Value / whole, 0, 1);
-
-    private static double Sum(IEnumerable<MethodCost> methods, Func<MethodCost, Figure?> figure) =>
-        methods.Sum(m => figure(m)?.Value ?? 0);
-
-    private readonly record struct KindTotals(double Bytes, double Hops, double BlockingWaits, double BlockedMilliseconds, double WaitMilliseconds, double Time);
-}
+    }}

@@ -17,6 +17,7 @@ public sealed record SarifFindings(IReadOnlyList<AnalyzerFinding> Findings, IRea
 public static class SarifFindingsReader
 {
     private const string MethodKeyProperty = "AsyncCostMethod";
+    private const string CostInProperty = "AsyncCostCostIn";
     private const string CostTagPrefix = "AsyncCost.Cost.";
 
     /// <summary>Reads a SARIF file.</summary>
@@ -153,7 +154,10 @@ public static class SarifFindingsReader
             line,
             column,
             methodKey,
-            costKinds.GetValueOrDefault(ruleId));
+            costKinds.GetValueOrDefault(ruleId))
+        {
+            CostMethodKeys = CustomProperty(result, CostInProperty)?.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) ?? [],
+        };
     }
 
     // SARIF 2.1: message.text; 1.0: message is the text.

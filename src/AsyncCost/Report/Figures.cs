@@ -271,6 +271,11 @@ public sealed class MethodCost
     /// <summary>Milliseconds its blocking waits held their threads (hop pass), null when that pass did not run.</summary>
     public Figure? BlockedMilliseconds { get; init; }
 
+    /// <summary>The longest single blocking wait (hop pass), in milliseconds: a time resting on the waits leaves it out of what
+    /// it can prove (<c>FindingTime</c>). Null without a hop pass or when the method made no blocking wait.</summary>
+    [Description("The longest single blocking wait the hop pass saw the method make, in milliseconds; null without one.")]
+    public double? LongestBlockedMilliseconds { get; init; }
+
     /// <summary>Milliseconds threads spent in the method (its own code and the synchronous code it calls, up to the next
     /// async method) and not blocked in a wait: stack samples of the CPU pass times their interval, an estimate. A thread
     /// the OS had not scheduled counts too (the profiler samples threads, not CPUs). Calls that complete synchronously
@@ -353,6 +358,7 @@ public sealed class MethodCost
             HopsPerCall = Figure.Ratio(hops, suspendingCalls),
             BlockingWaits = Figure.Sum(rows.Select(m => m.BlockingWaits)),
             BlockedMilliseconds = Figure.Sum(rows.Select(m => m.BlockedMilliseconds)),
+            LongestBlockedMilliseconds = rows.Max(m => m.LongestBlockedMilliseconds),
             ElapsedMilliseconds = Figure.Sum(rows.Select(m => m.ElapsedMilliseconds)),
             ElapsedPerCallMilliseconds = ElapsedTime.PerCallOf(rows.Select(m => (m.ElapsedPerCallMilliseconds, m.SuspendingCalls))),
             CpuMilliseconds = Figure.Sum(rows.Select(m => m.CpuMilliseconds)),

@@ -226,6 +226,35 @@ public class HopComputerTests
         Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<CalleeAsync>d__1").BlockingWaits);
         Assert.Equal((1, 1.0), (hops.UnattributedBlockingWaits, hops.UnattributedBlockedMilliseconds));
     }
+
+    [Fact]
+    public void A_methods_longest_blocking_wait_is_kept_beside_the_sum_over_streams_added()
+    {
+        HopComputer Stream(params double[] waits)
+        {
+            var hops = new HopComputer();
+            hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0", timestampMs: 0);
+            hops.OnContinuationScheduled(Main, 2);
+            hops.OnWorkItemDequeued(Worker);
+            hops.OnContinuationStarted(Worker, 2);
+            var at = 100.0;
+            foreach (var (wait, task) in waits.Select((w, i) => (w, 10 + i)))
+            {
+                hops.OnWaitBegin(Worker, task, 0, behavior: 1, timestampMs: at);
+                hops.OnWaitEnd(Worker, task, timestampMs: at + wait);
+                at += wait + 1;
+            }
+            return hops;
+        }
+
+        var first = Stream(1, 14.7, 2);
+        first.Add(Stream(3));
+
+        var caller = Assert.Single(first.Results(), m => m.StateMachineName == "<CallerAsync>d__0");
+        Assert.Equal(4, caller.BlockingWaits);
+        Assert.Equal(20.7, caller.BlockedMilliseconds, 9);
+        Assert.Equal(14.7, caller.LongestBlockMilliseconds, 9);
+    }
 }
 
 public class CounterComputerTests

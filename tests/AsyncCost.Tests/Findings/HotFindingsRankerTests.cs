@@ -18,8 +18,17 @@ public class HotFindingsRankerTests
         Methods = methods,
     };
 
+    private static AsyncCostReport PerOperation(AsyncCostReport report, long operations) => report with
+    {
+        Passes =
+        [
+            new PassSummary { Pass = MeasurementPasses.Allocations, Duration = TimeSpan.FromSeconds(4), Operations = operations },
+            new PassSummary { Pass = MeasurementPasses.Hops, Duration = TimeSpan.FromSeconds(15), Operations = operations },
+        ],
+    };
+
     [Fact]
-    public void Findings_are_ranked_by_their_methods_share_of_the_cost_their_rule_is_about()
+    public void Findings_are_ranked_by_time_whatever_kind_of_cost_it_rests_on()
     {
         var report = Measured(
             new MethodCost { MethodKey = "App.Cache.GetAsync", DisplayName = "App.Cache.GetAsync", Calls = Exact(1000), Bytes = Sampled(90_000), Hops = Exact(10) },
@@ -31,12 +40,136 @@ public class HotFindingsRankerTests
             Finding("AC0004", "App.Cache.GetAsync", FindingCostKind.Hops),
         };
 
-        var ranked = HotFindingsRanker.Rank(findings, report).Findings;
+        var ranked = HotFindingsRanker.Rank(findings, PerOperation(report, 10)).Findings;
 
+        // 990 hops x 0.0723 µs, 1,000 Task<T> x 0.034 µs, 10 hops x 0.0723 µs: one currency, per operation.
         Assert.Equal(["AC0005", "AC0002", "AC0004"], ranked.Select(h => h.Finding.RuleId));
         Assert.Equal([1, 2, 3], ranked.Select(h => h.Rank));
-        Assert.Equal(0.99, ranked[0].Share!.Value, 3);
-        Assert.Equal(0.9, ranked[1].Share!.Value, 3);
+        Assert.Equal([TimeBasis.Hops, TimeBasis.Calls, TimeBasis.Hops], ranked.Select(h => h.Time.Basis));
+        Assert.All(ranked, h => Assert.Equal(TimeUnit.Operation, h.Time.Per));
+        Assert.Equal(990 * BenchmarkedCosts.ThreadPoolHop.Microseconds / 1000 / 10, ranked[0].Time.Milliseconds!.Value, 9);
+        Assert.Equal(1000 * BenchmarkedCosts.CompletedTask.Microseconds / 1000 / 10, ranked[1].Time.Milliseconds!.Value, 9);
+        Assert.All(ranked, h => Assert.InRange(h.Time.LowerBound, 0, h.Time.Milliseconds!.Value));
+        Assert.Contains("990 thread-pool hops of App.Pipe.RunAsync", ranked[0].Time.Explanation, StringComparison.Ordinal);
+        Assert.Contains("÷ 10 operations", ranked[0].Time.Explanation, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_loop_in_the_caller_of_the_costliest_method_ranks_with_that_methods_elapsed_time()
+    {
+        // The checkout's own row is cheap; the stock round trip it awaits per line, in another class, is where the time goes.
+        var report = PerOperation(Measured(
+            new MethodCost { MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", Calls = Exact(1000), SuspendingCalls = Exact(1000), Hops = Exact(4000) },
+            new MethodCost
+            {
+                MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Calls = Exact(4000), SuspendingCalls = Exact(4000), Hops = Exact(4000),
+                ElapsedMilliseconds = new Figure { Value = 8_000, ErrorBound = 400, Samples = 4000, Sampled = true, Source = FigureSource.HopPass },
+                ElapsedPerCallMilliseconds = new Figure { Value = 2, ErrorBound = 0.1, Samples = 4000, Sampled = true, Source = FigureSource.HopPass },
+            },
+            new MethodCost { MethodKey = "Shop.Feed.PollAsync", DisplayName = "Shop.Feed.PollAsync", Calls = Exact(10), SuspendingCalls = Exact(10), Hops = Exact(90_000) }), 1000);
+        var findings = new[]
+        {
+            Finding("AC0005", "Shop.Feed.PollAsync", FindingCostKind.Hops, line: 5),
+            Finding("AC0001", "Shop.Checkout.RunAsync", FindingCostKind.Hops, line: 16) with { CostMethodKeys = ["Shop.Stock.ReserveAsync"] },
+        };
+
+        var ranked = HotFindingsRanker.Rank(findings, report).Findings;
+
+        var loop = ranked[0];
+        Assert.Equal("AC0001", loop.Finding.RuleId);
+        Assert.Equal(TimeBasis.CalleeElapsed, loop.Time.Basis);
+        Assert.Equal(["Shop.Stock.ReserveAsync"], loop.Time.MethodKeys);
+        Assert.Equal(8.0, loop.Time.Milliseconds!.Value, 9); // 8,000 ms over 1,000 checkouts
+        Assert.Equal(0.4, loop.Time.Milliseconds.ErrorBound, 9);
+        Assert.Equal(7.6, loop.Time.LowerBound, 9);
+        Assert.Equal("Shop.Checkout.RunAsync", loop.Method!.MethodKey);
+        Assert.Contains("Shop.Stock.ReserveAsync: 4,000 suspending call(s) × 2.0 ms", loop.Time.Explanation, StringComparison.Ordinal);
+
+        // Without elapsed times (an older report) the same loop is priced by its callee's hops, still not by its own row.
+        var older = PerOperation(Measured([.. report.Methods.Select(m => m.MethodKey == "Shop.Stock.ReserveAsync"
+            ? new MethodCost { MethodKey = m.MethodKey, DisplayName = m.DisplayName, Calls = m.Calls, SuspendingCalls = m.SuspendingCalls, Hops = Exact(4000) } : m)]), 1000);
+        var byHops = HotFindingsRanker.Rank(findings, older).Findings.Single(h => h.Finding.RuleId == "AC0001");
+        Assert.Equal(TimeBasis.Hops, byHops.Time.Basis);
+        Assert.Equal(4000 * BenchmarkedCosts.ThreadPoolHop.Microseconds / 1000 / 1000, byHops.Time.Milliseconds!.Value, 9);
+    }
+
+    [Fact]
+    public void The_ranking_does_not_flip_on_one_long_wait()
+    {
+        // The ChattyPipeline shape: the producer's Task.Yield hops every order; the blocked-on discount is usually back in time,
+        // and in one run of two a single 14.7 ms wait happens (a GC, the machine's load).
+        MethodCost Producer(long waits, double blockedMs) => new()
+        {
+            MethodKey = "Chatty.Pipeline.ProduceAsync", DisplayName = "Chatty.Pipeline.ProduceAsync", Calls = Exact(1), SuspendingCalls = Exact(1), Hops = Exact(2400),
+            BlockingWaits = Exact(waits), BlockedMilliseconds = Exact(blockedMs), LongestBlockedMilliseconds = waits > 0 ? blockedMs : null,
+        };
+        var findings = new[]
+        {
+            Finding("AC0006", "Chatty.Pipeline.ProduceAsync", FindingCostKind.Blocking, line: 68),
+            Finding("AC0005", "Chatty.Pipeline.ProduceAsync", FindingCostKind.Hops, line: 62),
+        };
+
+        var quiet = HotFindingsRanker.Rank(findings, PerOperation(Measured(Producer(0, 0)), 400)).Findings;
+        var oneLongWait = HotFindingsRanker.Rank(findings, PerOperation(Measured(Producer(1, 14.7)), 400)).Findings;
+
+        Assert.Equal(["AC0005", "AC0006"], quiet.Select(h => h.Finding.RuleId));
+        Assert.Equal(["AC0005", "AC0006"], oneLongWait.Select(h => h.Finding.RuleId));
+        var wait = oneLongWait[1].Time;
+        Assert.Equal(TimeBasis.TimeBlocked, wait.Basis);
+        Assert.Equal(14.7 / 400, wait.Milliseconds!.Value, 9); // the figure is printed as measured...
+        Assert.True(wait.FewEvents);
+        Assert.Equal(0, wait.LowerBound); // ...but one wait proves nothing to rank by
+    }
+
+    [Fact]
+    public void A_long_wait_among_many_moves_what_the_waits_prove_by_no_more_than_one_wait_would()
+    {
+        MethodCost Waiter(long waits, double blockedMs, double longest) => new()
+        {
+            MethodKey = "App.Sync.RunAsync", DisplayName = "App.Sync.RunAsync", BlockingWaits = Exact(waits), BlockedMilliseconds = Exact(blockedMs), LongestBlockedMilliseconds = longest,
+        };
+        var finding = new[] { Finding("AC0006", "App.Sync.RunAsync", FindingCostKind.Blocking) };
+
+        var fifty = Assert.Single(HotFindingsRanker.Rank(finding, Measured(Waiter(50, 50, 1))).Findings).Time;
+        var fiftyAndALongOne = Assert.Single(HotFindingsRanker.Rank(finding, Measured(Waiter(51, 550, 500))).Findings).Time;
+
+        Assert.Equal(TimeUnit.Recording, fifty.Per);
+        Assert.False(fifty.FewEvents);
+        Assert.Equal(550, fiftyAndALongOne.Milliseconds!.Value);
+        Assert.InRange(fiftyAndALongOne.LowerBound, fifty.LowerBound, fifty.LowerBound * 1.05);
+        Assert.InRange(fifty.LowerBound, 30, 40); // 49 ms less the Poisson margin of 49 waits
+    }
+
+    [Fact]
+    public void Without_operations_times_are_per_second_of_the_pass_they_come_from_windows_gaps_included()
+    {
+        var report = Measured(new MethodCost { MethodKey = "App.Pipe.RunAsync", DisplayName = "App.Pipe.RunAsync", Hops = Exact(100_000) }) with
+        {
+            Passes =
+            [
+                new PassSummary { Pass = MeasurementPasses.Allocations, Duration = TimeSpan.FromSeconds(4) },
+                new PassSummary { Pass = MeasurementPasses.Hops, Duration = TimeSpan.FromSeconds(1), Unrecorded = TimeSpan.FromSeconds(9) },
+            ],
+        };
+
+        var time = Assert.Single(HotFindingsRanker.Rank([Finding("AC0005", "App.Pipe.RunAsync", FindingCostKind.Hops)], report).Findings).Time;
+
+        Assert.Equal(TimeUnit.SecondOfRecording, time.Per);
+        Assert.Equal(100_000 * BenchmarkedCosts.ThreadPoolHop.Microseconds / 1000 / 10, time.Milliseconds!.Value, 9);
+    }
+
+    [Fact]
+    public void A_wait_the_hop_pass_cannot_time_is_not_observable_never_zero()
+    {
+        // AC0007's Sleep or WaitHandle wait is no task wait: the hop pass's blocked time (waits on tasks) is not its time.
+        var report = Measured(new MethodCost { MethodKey = "App.Pipe.RunAsync", DisplayName = "App.Pipe.RunAsync", Hops = Exact(10), BlockingWaits = Exact(3), BlockedMilliseconds = Exact(30) });
+
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0007", "App.Pipe.RunAsync", FindingCostKind.Blocking)], report).Findings);
+
+        Assert.Equal(FindingVerdict.NotObservable, hot.Verdict);
+        Assert.Null(hot.Time.Milliseconds);
+        Assert.Equal(0, hot.Time.LowerBound);
+        Assert.Contains("cpu pass", hot.VerdictReason, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -101,7 +234,7 @@ public class HotFindingsRankerTests
         Assert.Equal("App.Hot.RunAsync", ranked[0].Method!.MethodKey);
         Assert.False(ranked[1].Exercised);
         Assert.Null(ranked[1].Method);
-        Assert.Null(ranked[1].Share);
+        Assert.Null(ranked[1].Time.Milliseconds);
     }
 
     [Fact]
@@ -113,7 +246,9 @@ public class HotFindingsRankerTests
         var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0005", "App.Pipe.RunAsync", FindingCostKind.Hops)], report).Findings);
 
         Assert.True(hot.Exercised);
-        Assert.Null(hot.Share);
+        Assert.Equal(FindingVerdict.NotObservable, hot.Verdict);
+        Assert.Null(hot.Time.Milliseconds);
+        Assert.Contains("no hop pass ran", hot.VerdictReason, StringComparison.Ordinal);
     }
 
     private static AsyncCostReport MemberWithLambdaAndLocalFunction() => Measured(
@@ -128,27 +263,31 @@ public class HotFindingsRankerTests
         var ranked = HotFindingsRanker.Rank(
             [
                 Finding("AC0009", "App.Prices.GetAsync", FindingCostKind.Allocations, line: 10),
-                Finding("AC0001", "App.Prices.GetAsync.lambda#1", FindingCostKind.Allocations, line: 20),
+                Finding("AC0003", "App.Prices.GetAsync.lambda#1", FindingCostKind.Allocations, line: 20),
                 Finding("AC0008", "App.Prices.GetAsync.Slow", FindingCostKind.Allocations, line: 30),
             ],
             MemberWithLambdaAndLocalFunction()).Findings;
 
         var byLine = ranked.ToDictionary(h => h.Finding.Line!.Value);
-        Assert.Equal(("App.Prices.GetAsync", 100.0, 0.3), (byLine[10].Method!.MethodKey, byLine[10].Method!.Calls!.Value, Math.Round(byLine[10].Share!.Value, 3)));
-        Assert.Equal(("App.Prices.GetAsync.lambda#1", 50.0, 0.4), (byLine[20].Method!.MethodKey, byLine[20].Method!.Calls!.Value, Math.Round(byLine[20].Share!.Value, 3)));
-        Assert.Equal(("App.Prices.GetAsync.Slow", 10.0, 0.1), (byLine[30].Method!.MethodKey, byLine[30].Method!.Calls!.Value, Math.Round(byLine[30].Share!.Value, 3)));
+        Assert.Equal(("App.Prices.GetAsync", 100.0), (byLine[10].Method!.MethodKey, byLine[10].Method!.Calls!.Value));
+        Assert.Equal(("App.Prices.GetAsync.lambda#1", 50.0), (byLine[20].Method!.MethodKey, byLine[20].Method!.Calls!.Value));
+        Assert.Equal(("App.Prices.GetAsync.Slow", 10.0), (byLine[30].Method!.MethodKey, byLine[30].Method!.Calls!.Value));
+        // Calls x what each rule's fix saves per call: a closure, a state machine, a state machine.
+        Assert.Equal(100 * BenchmarkedCosts.Closure.Microseconds / 1000, byLine[10].Time.Milliseconds!.Value, 9);
+        Assert.Equal(50 * BenchmarkedCosts.SynchronousStateMachine.Microseconds / 1000, byLine[20].Time.Milliseconds!.Value, 9);
+        Assert.Equal([10, 20, 30], ranked.Select(h => h.Finding.Line!.Value));
     }
 
     [Fact]
     public void A_lambda_key_without_ordinal_joins_all_of_its_members_lambdas()
     {
-        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0001", "App.Prices.GetAsync.lambda", FindingCostKind.Allocations)], MemberWithLambdaAndLocalFunction()).Findings);
+        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0003", "App.Prices.GetAsync.lambda", FindingCostKind.Allocations)], MemberWithLambdaAndLocalFunction()).Findings);
 
         Assert.True(hot.Exercised);
         Assert.Equal("App.Prices.GetAsync.lambda", hot.Method!.MethodKey);
         Assert.Equal("App.Prices.GetAsync.lambda", hot.Method.DisplayName);
         Assert.Equal(55, hot.Method.Calls!.Value);
-        Assert.Equal(0.6, hot.Share!.Value, 3);
+        Assert.Equal(55 * BenchmarkedCosts.SynchronousStateMachine.Microseconds / 1000, hot.Time.Milliseconds!.Value, 9);
     }
 
     [Fact]
@@ -163,18 +302,18 @@ public class HotFindingsRankerTests
 
         Assert.Equal(110, hot.Method!.Calls!.Value);
         Assert.Equal(4_000, hot.Method.Bytes!.Value);
-        Assert.Equal(0.5, hot.Share!.Value, 3);
+        Assert.Equal(110 * BenchmarkedCosts.SynchronousStateMachine.Microseconds / 1000, hot.Time.Milliseconds!.Value, 9);
     }
 
     [Fact]
-    public void An_untagged_rule_ranks_by_its_largest_measured_share()
+    public void Bytes_alone_and_an_untagged_rule_are_not_observable_in_time_never_zero()
     {
-        var report = Measured(
-            new MethodCost { MethodKey = "App.A.M", DisplayName = "App.A.M", Bytes = Sampled(100), Hops = Exact(90) },
-            new MethodCost { MethodKey = "App.B.M", DisplayName = "App.B.M", Bytes = Sampled(900), Hops = Exact(10) });
+        var report = Measured(new MethodCost { MethodKey = "App.A.M", DisplayName = "App.A.M", Calls = Exact(10), Bytes = Sampled(100), Hops = Exact(90) });
 
-        var hot = Assert.Single(HotFindingsRanker.Rank([Finding("AC0099", "App.A.M", FindingCostKind.Unknown)], report).Findings);
+        var ranked = HotFindingsRanker.Rank([Finding("AC0099", "App.A.M", FindingCostKind.Unknown), Finding("AC0042", "App.A.M", FindingCostKind.Allocations)], report).Findings;
 
-        Assert.Equal(0.9, hot.Share!.Value, 3);
+        Assert.All(ranked, h => Assert.Equal((FindingVerdict.NotObservable, TimeBasis.NotObservable, (Figure?)null), (h.Verdict, h.Time.Basis, h.Time.Milliseconds)));
+        Assert.Contains("names no kind of cost", ranked.Single(h => h.Finding.RuleId == "AC0099").VerdictReason, StringComparison.Ordinal);
+        Assert.Contains("no GC events", ranked.Single(h => h.Finding.RuleId == "AC0042").VerdictReason, StringComparison.Ordinal);
     }
 }

@@ -43,7 +43,7 @@ public class SarifFindingsReaderTests
             "results": [
               { "ruleId": "AC0006", "level": "warning", "message": "Blocking on a task",
                 "locations": [{ "resultFile": { "uri": "file:///src/Program.cs", "region": { "startLine": 7, "startColumn": 9 } } }],
-                "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Program.Consume" } } }
+                "properties": { "warningLevel": 1, "customProperties": { "AsyncCostMethod": "Chatty.Program.Consume", "AsyncCostCostIn": "Chatty.Discounts.GetAsync;Chatty.Stock.ReserveAsync" } } }
             ],
             "rules": {
               "AC0006": { "id": "AC0006", "defaultLevel": "note", "properties": { "category": "Performance", "tags": ["AsyncCost.Cost.Blocking"] } }
@@ -66,6 +66,13 @@ public class SarifFindingsReaderTests
         Assert.Equal(17, yield.Column);
         Assert.Equal("Chatty.Pipeline.RunAsync", yield.MethodKey);
         Assert.Equal(FindingCostKind.Hops, yield.CostKind);
+    }
+
+    [Fact]
+    public void Reads_the_methods_a_findings_cost_is_spent_in_and_none_when_the_property_is_absent()
+    {
+        Assert.Equal(["Chatty.Discounts.GetAsync", "Chatty.Stock.ReserveAsync"], Assert.Single(SarifFindingsReader.Parse(Sarif10, "build.sarif")).CostMethodKeys);
+        Assert.All(SarifFindingsReader.Parse(Sarif21, "build.sarif"), f => Assert.Empty(f.CostMethodKeys));
     }
 
     [Fact]
