@@ -142,7 +142,7 @@ public sealed class HotFindingsTests
 
         Assert.True(result.ExitCode == 0, result.ToString());
         var hops = result.StandardOutput.Split('\n').Single(l => l.StartsWith("hops,", StringComparison.Ordinal)).TrimEnd().Split(',');
-        // The same run on both sides: equal raw figures per operation, ratio 1; exact counts, so no bound and not noise.
+        // The same run on both sides: equal raw figures per operation, ratio 1; exact counts, so no bound and not noise; unchanged.
         Assert.Equal(["hops", "true", hops[2], "0", hops[2], "0", "1", "0", "false", "unchanged"], hops);
         Assert.True(double.Parse(hops[2], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", hops));
     }
