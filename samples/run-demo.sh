@@ -24,11 +24,14 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   step "$sample under dotnet-asynccost collect --sarif, $operations orders"
   # The full report goes to $out/$sample.txt (and .json), the sample's own lines to $out/$sample.output (-o writes the
   # report to its file, not to stdout).
+  # collect's own messages (launching, progress, warnings) go to $out/$sample.collect.log, shown if it fails.
   "${tool[@]}" collect --sarif "$out/$sample.sarif" -o "$out/$sample" --child-output "$out/$sample.output" \
-    -- dotnet "samples/$sample/bin/Release/net10.0/$sample.dll" --operations "$operations"
+    -- dotnet "samples/$sample/bin/Release/net10.0/$sample.dll" --operations "$operations" 2>"$out/$sample.collect.log" \
+    || { cat "$out/$sample.collect.log" >&2; echo "run-demo: collect of $sample failed" >&2; exit 1; }
   # The console gets the ranking of the analyzer's findings (what the 80-column report starts with), read back from the
-  # traces collect kept.
-  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" >"$out/$sample.console.txt"
+  # traces collect kept; a trace does not keep the run's operation count, so it is given again (times per order).
+  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" \
+    --operations "$operations" >"$out/$sample.console.txt" 2>>"$out/$sample.collect.log"
   if grep -q '"ruleId": "AC' "$out/$sample.sarif"; then
     # The ranking table, up to the note under it (the note is in the full report).
     awk '/^Analyzer findings, ranked/ {on = 1} on && /^$/ && ++blank == 2 {exit} on' "$out/$sample.console.txt"
@@ -37,7 +40,8 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   fi
   # The same report as a page (sortable bars with their bounds), read back from the traces collect kept (stdout, not -o,
   # which would also rewrite collect's $sample.json).
-  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" --format html >"$out/$sample.html" 2>>"$out/build.log" \
+  "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" \
+    --operations "$operations" --format html >"$out/$sample.html" 2>>"$out/build.log" \
     || { echo "run-demo: the HTML report of $sample failed (see $out/build.log)" >&2; exit 1; }
   echo "Full report (every column, what each means): $out/$sample.txt; as a page: $out/$sample.html"
 done

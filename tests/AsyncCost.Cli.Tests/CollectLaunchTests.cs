@@ -103,6 +103,22 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
         }
     }
 
+    // A trace does not keep what its run printed: 'report --operations N' gives every pass the count again, as collect had it,
+    // so findings' times and compare go per operation; without it a saved trace's passes have none.
+    [Fact]
+    public async Task Report_takes_the_runs_operations_again()
+    {
+        var counted = await ChildProcess.RunToolAsync(["report", .. run.Traces, "--operations", "250", "--format", "json"]);
+        var uncounted = await ChildProcess.RunToolAsync(["report", .. run.Traces, "--format", "json"]);
+        var refused = await ChildProcess.RunToolAsync(["report", .. run.Traces, "--operations", "0"]);
+
+        Assert.True(counted.ExitCode == 0, counted.ToString());
+        Assert.All(AsyncCostReportJson.Deserialize(counted.StandardOutput).Passes, pass => Assert.Equal(250, pass.Operations));
+        Assert.All(AsyncCostReportJson.Deserialize(uncounted.StandardOutput).Passes, pass => Assert.Null(pass.Operations));
+        Assert.NotEqual(0, refused.ExitCode);
+        Assert.Contains("--operations: the operation count must be a positive whole number.", string.Join(' ', refused.StandardError.Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+    }
+
     // The allocation trace alone (small, quick to read): calls, bytes/call, objects/call, no hops and no elapsed time. Every
     // figure is then an estimate from samples: "~" and its bound in text, its bound and kind in csv.
     [Theory]

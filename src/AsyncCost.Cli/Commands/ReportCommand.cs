@@ -46,21 +46,23 @@ internal static class ReportCommand
         var sarif = CommonOptions.Sarif();
         var allMethods = CommonOptions.AllMethods();
         var wide = CommonOptions.Wide();
-        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif, allMethods, wide };
+        var operations = CommonOptions.Operations("How many operations the recorded run did in each pass (as 'collect --operations' or the run's "
+            + "'asynccost: N operations' line said; a trace does not keep it): findings' times and 'compare' then go per operation.");
+        var command = new Command("report", "Print the report of saved .nettrace files (what 'collect' measures, offline).") { traces, format, output, sarif, allMethods, wide, operations };
         command.SetAction((parse, _) => ReportRun.RunAsync(
             new ReportView(parse.GetValue(format), parse.GetValue(allMethods), parse.GetValue(wide)),
             parse.GetValue(output),
             parse.GetValue(sarif),
             hint: null,
-            (_, stop, status) => ReadAsync(parse.GetValue(traces)!, status, stop)));
+            (_, stop, status) => ReadAsync(parse.GetValue(traces)!, parse.GetValue(operations), status, stop)));
         return command;
     }
 
-    private static async Task<AsyncCostReport> ReadAsync(string[] traces, StatusLine status, CancellationToken stop)
+    private static async Task<AsyncCostReport> ReadAsync(string[] traces, long? operations, StatusLine status, CancellationToken stop)
     {
         try
         {
-            return await AsyncCostSession.ReadTraceAsync(traces, status, stop).ConfigureAwait(false);
+            return await AsyncCostSession.ReadTraceAsync(traces, operations, status, stop).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {

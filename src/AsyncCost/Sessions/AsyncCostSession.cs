@@ -42,7 +42,7 @@ public static class AsyncCostSession
     /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">A file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, CancellationToken cancellationToken = default)
-        => SavedTraces.ReadAsync(traceFiles, progress: null, cancellationToken);
+        => SavedTraces.ReadAsync(traceFiles, operations: null, progress: null, cancellationToken);
 
     /// <summary>Read saved .nettrace files, reporting how far the reading has got (a few times a second) to
     /// <paramref name="progress"/>. Cancelling stops the reading within one read buffer and throws
@@ -50,13 +50,20 @@ public static class AsyncCostSession
     /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">A file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken = default)
-        => SavedTraces.ReadAsync(traceFiles, progress, cancellationToken);
+        => SavedTraces.ReadAsync(traceFiles, operations: null, progress, cancellationToken);
+
+    /// <summary>Read saved .nettrace files of a run that did <paramref name="operations"/> operations in each pass (a trace does not
+    /// record what its run printed, so 'report' is told, as 'collect --operations' is): figures per operation, as at recording.</summary>
+    /// <exception cref="TraceFileNotFoundException">A file does not exist.</exception>
+    /// <exception cref="TraceFileInvalidException">A file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
+    public static Task<AsyncCostReport> ReadTraceAsync(IReadOnlyList<string> traceFiles, long? operations, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken = default)
+        => SavedTraces.ReadAsync(traceFiles, operations, progress, cancellationToken);
 
     /// <summary>Read one saved .nettrace file.</summary>
     /// <exception cref="TraceFileNotFoundException">The file does not exist.</exception>
     /// <exception cref="TraceFileInvalidException">The file is not a .nettrace, or is corrupt or truncated (with the partial report).</exception>
     public static Task<AsyncCostReport> ReadTraceAsync(string traceFile, CancellationToken cancellationToken = default)
-        => SavedTraces.ReadAsync([traceFile], progress: null, cancellationToken);
+        => SavedTraces.ReadAsync([traceFile], operations: null, progress: null, cancellationToken);
 
     /// <summary>Read the cpu pass's stack samples out of saved .nettrace files (the others are skipped), with async methods
     /// named as the report names them: the input of a flame graph (<see cref="SpeedscopeJson"/>).</summary>

@@ -10,10 +10,10 @@ namespace AsyncCost.Sessions;
 /// <summary>Reads saved .nettrace files into one report: each pass's traces added up, damaged ones said.</summary>
 internal static partial class SavedTraces
 {
-    public static Task<AsyncCostReport> ReadAsync(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
+    public static Task<AsyncCostReport> ReadAsync(IReadOnlyList<string> traceFiles, long? operations, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         CheckFilesExist(traceFiles);
-        return Task.Run(() => ReadTraces(traceFiles, progress, cancellationToken), cancellationToken);
+        return Task.Run(() => ReadTraces(traceFiles, operations, progress, cancellationToken), cancellationToken);
     }
 
     /// <summary>Fails before any reading starts when a trace file is missing or names a directory.</summary>
@@ -38,7 +38,7 @@ internal static partial class SavedTraces
     /// recorded one after another), so the report covers all of them. A file named twice is read once. A damaged trace
     /// does not stop the others: its readable events count, the report says which file it was, and the exit is an error.
     /// </summary>
-    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
+    private static AsyncCostReport ReadTraces(IReadOnlyList<string> traceFiles, long? operations, IProgress<TraceReadProgress>? progress, CancellationToken cancellationToken)
     {
         var methods = new MethodCatalog();
         var passes = new Dictionary<MeasurementPasses, TraceGroup>();
@@ -177,6 +177,7 @@ internal static partial class SavedTraces
             CutShort = p.Value.CutShort,
             Unrecorded = p.Value.CountersDuration > p.Value.Duration ? p.Value.CountersDuration - p.Value.Duration : TimeSpan.Zero,
             WindowedPassCounters = p.Value.CountersDuration > TimeSpan.Zero ? p.Value.WindowCounters : null,
+            Operations = operations,
         }).ToList();
         var stopReason = damaged.Count > 0 ? StopReason.TraceTruncated : StopReason.EndOfTrace;
         var reportSource = new ReportSource
