@@ -41,35 +41,43 @@ public static class AsyncCostMeasurement
     public static Task<MeasuredCost> MeasureAsync(Func<Task> operation, MeasurementOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        return MeasureAsync(new Operations(async count =>
-        {
-            var synchronous = true;
-            for (var i = 0L; i < count; i++)
-            {
-                var task = operation();
-                synchronous &= task.IsCompleted;
-                await task.ConfigureAwait(false);
-            }
-            return synchronous;
-        }), options ?? new MeasurementOptions());
+        return MeasureAsync(Awaited(operation, static task => task.IsCompleted, static task => new ValueTask(task)), options ?? new MeasurementOptions());
     }
 
     /// <summary>Measures an asynchronous operation returning a <see cref="ValueTask{TResult}"/>, awaited once per operation.</summary>
     public static Task<MeasuredCost> MeasureAsync<T>(Func<ValueTask<T>> operation, MeasurementOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        return MeasureAsync(new Operations(async count =>
+        return MeasureAsync(Awaited(operation, static task => task.IsCompleted, static task => AwaitResult(task)), options ?? new MeasurementOptions());
+
+        // A completed one is read at once (a pooled source is released by reading it); only one that suspended is awaited.
+        static ValueTask AwaitResult(ValueTask<T> task)
+        {
+            if (task.IsCompletedSuccessfully)
+            {
+                _ = task.Result;
+                return default;
+            }
+            return AwaitAsync(task);
+        }
+
+        static async ValueTask AwaitAsync(ValueTask<T> task) => await task.ConfigureAwait(false);
+    }
+
+    /// <summary>Operations that each return a task, awaited one after the other; without an allocation of their own when the
+    /// tasks complete synchronously.</summary>
+    private static Operations Awaited<TTask>(Func<TTask> operation, Func<TTask, bool> isCompleted, Func<TTask, ValueTask> awaited) =>
+        new(async count =>
         {
             var synchronous = true;
             for (var i = 0L; i < count; i++)
             {
                 var task = operation();
-                synchronous &= task.IsCompleted;
-                await task.ConfigureAwait(false);
+                synchronous &= isCompleted(task);
+                await awaited(task).ConfigureAwait(false);
             }
             return synchronous;
-        }), options ?? new MeasurementOptions());
-    }
+        });
 
     private static async Task<MeasuredCost> MeasureAsync(Operations operations, MeasurementOptions options)
     {
