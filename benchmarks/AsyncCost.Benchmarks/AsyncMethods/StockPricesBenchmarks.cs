@@ -1,3 +1,4 @@
+using AsyncCost.BenchmarkDotNet;
 using AsyncCost.Benchmarks.Infrastructure;
 using BenchmarkDotNet.Attributes;
 
@@ -12,9 +13,12 @@ namespace AsyncCost.Benchmarks.AsyncMethods;
 /// baseline): methods that complete synchronously, then the same shapes when the initializer suspends once per call
 /// (Task.Yield), plus what is new since: the IsCompleted fast path with and without a capturing local function, and
 /// PoolingAsyncValueTaskMethodBuilder. Compiled a second time with runtime-handled async by
-/// benchmarks/AsyncCost.Benchmarks.RuntimeAsync.
+/// benchmarks/AsyncCost.Benchmarks.RuntimeAsync. The AsyncCost diagnoser adds, per case, the async methods' bytes, state
+/// machines, hops and blocking waits per operation, measured in an extra run (its hop pass records the extra-statistics
+/// iteration MemoryDiagnoser asks for).
 /// </summary>
 [MemoryDiagnoser]
+[AsyncCostDiagnoser]
 [FullRunJob]
 [BenchmarkCategory(Category, BenchmarkConfig.SeedsCategory)]
 public class StockPricesBenchmarks

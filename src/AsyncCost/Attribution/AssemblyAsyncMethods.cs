@@ -14,11 +14,16 @@ internal static class AssemblyAsyncMethods
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1";
 
-    /// <summary>True for a .dll/.exe path outside the shared framework (which has no user async methods).</summary>
+    /// <summary>True for a .dll/.exe path outside the shared framework (which has no user async methods) that is not a test
+    /// framework's: a test runner's async methods (xunit's TestInvoker returns Task&lt;decimal&gt;) are a library's, and would
+    /// otherwise make the Task&lt;T&gt; of the code under test ambiguous in every test process.</summary>
     public static bool IsUserModule(string? path) =>
         !string.IsNullOrEmpty(path)
         && (path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) || path.EndsWith(".exe", StringComparison.OrdinalIgnoreCase))
-        && !path.Contains("/shared/Microsoft.", StringComparison.Ordinal) && !path.Contains("\\shared\\Microsoft.", StringComparison.Ordinal);
+        && !path.Contains("/shared/Microsoft.", StringComparison.Ordinal) && !path.Contains("\\shared\\Microsoft.", StringComparison.Ordinal)
+        && !TestFrameworkPrefixes.Any(prefix => Path.GetFileName(path.Replace('\\', '/')).StartsWith(prefix, StringComparison.OrdinalIgnoreCase));
+
+    private static readonly string[] TestFrameworkPrefixes = ["xunit.", "nunit.", "nunit3.", "MSTest.", "Microsoft.TestPlatform.", "Microsoft.VisualStudio.TestPlatform.", "testhost."];
 
     /// <summary>Reads the module's state machines and the Task&lt;T&gt; return types of its async methods into the table;
     /// false when the file cannot be read (moved, deleted, not an assembly).</summary>

@@ -171,6 +171,20 @@ internal sealed class MethodCatalog
         }
     }
 
+    /// <summary>An in-process stream has no method rundown: names come from the assemblies this process loaded, the user's,
+    /// and the framework's for state machines known by their short name alone, as the CLI's method events name them.</summary>
+    public void AddAssembliesOfThisProcess()
+    {
+        foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies())
+        {
+            if (!assembly.IsDynamic)
+            {
+                AddModule(assembly.Location);
+                AddFrameworkModule(assembly.Location);
+            }
+        }
+    }
+
     /// <summary>Where a frame's type ends and its method starts: dots inside generic arguments ("Dictionary`2[System.String,
     /// System.Int32]") or generated names ("&lt;Ns.IFoo.GetAsync&gt;d__1") are not it.</summary>
     private static int LastDotOutsideBrackets(string frame)

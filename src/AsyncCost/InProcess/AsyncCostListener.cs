@@ -102,7 +102,7 @@ public sealed class AsyncCostListener : IDisposable
             return;
         }
 
-        AddLoadedModules();
+        _catalog.AddAssembliesOfThisProcess();
         var allocationFigures = new PassFigures();
         allocationFigures.Allocations.Add(interval.Allocations);
         var allocationPass = new PassResult { Pass = MeasurementPasses.Allocations, Figures = allocationFigures };
@@ -167,20 +167,6 @@ public sealed class AsyncCostListener : IDisposable
             _totals.Add(method.MethodKey, totals);
         }
         return totals;
-    }
-
-    /// <summary>Names come from the assemblies the process loaded (an in-process stream has no method rundown): the user's,
-    /// and the framework's for state machines known by their short name alone, as the CLI's method events name them.</summary>
-    private void AddLoadedModules()
-    {
-        foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies())
-        {
-            if (!assembly.IsDynamic)
-            {
-                _catalog.AddModule(assembly.Location);
-                _catalog.AddFrameworkModule(assembly.Location);
-            }
-        }
     }
 
     /// <summary>A runtime without AllocationSampled (before .NET 10, or with EventPipe off) sends nothing: say once what is missing.</summary>

@@ -1,0 +1,131 @@
+using AsyncCost.Report;
+using BenchmarkDotNet.Analysers;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Validators;
+
+namespace AsyncCost.BenchmarkDotNet;
+
+/// <summary>
+/// Per benchmark, what its async methods cost per operation: bytes, state-machine boxes, thread-pool hops and blocking
+/// waits, each an exact count or an estimate with its 95 % bound, and the methods behind them (exported beside
+/// BenchmarkDotNet's own files as <c>*-asynccost.md</c> and <c>*-asynccost.csv</c>). It measures in an extra run of its own,
+/// never in the timed iterations, with the runtime library's sessions attached to that run's process: the hop pass (every
+/// TPL and thread-pool event) over its actual iterations, then the allocation pass (AllocationSampled, TPL events off) over
+/// the iteration BenchmarkDotNet runs after them for its extra statistics, the one MemoryDiagnoser reads, so the two agree
+/// where they measure the same bytes. That iteration exists when a MemoryDiagnoser (or Threading/ExceptionDiagnoser) is
+/// configured too; hops need a job that fixes IterationCount. Add it with <c>[AsyncCostDiagnoser]</c> or
+/// <c>config.AddDiagnoser(AsyncCostDiagnoser.Default)</c>.
+/// </summary>
+public sealed class AsyncCostDiagnoser : IDiagnoser
+{
+    private readonly Lock _gate = new();
+    private readonly Dictionary<BenchmarkCase, (AsyncCostReport? Allocations, AsyncCostReport? Hops)> _reports = [];
+    private readonly Dictionary<BenchmarkCase, BenchmarkAsyncCost> _results = [];
+    private AttachedPass? _running;
+
+    private AsyncCostDiagnoser()
+    {
+    }
+
+    /// <summary>The diagnoser (one per process: it keeps each benchmark's results for the exporter).</summary>
+    public static AsyncCostDiagnoser Default { get; } = new();
+
+    /// <summary>Each benchmark's figures, once its extra run is over.</summary>
+    public IReadOnlyDictionary<BenchmarkCase, BenchmarkAsyncCost> Results
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return new Dictionary<BenchmarkCase, BenchmarkAsyncCost>(_results);
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    public IEnumerable<string> Ids => ["AsyncCost"];
+
+    /// <inheritdoc/>
+    public IEnumerable<IExporter> Exporters => [new AsyncCostExporter(this)];
+
+    /// <inheritdoc/>
+    public IEnumerable<IAnalyser> Analysers => [];
+
+    /// <inheritdoc/>
+    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => RunMode.ExtraRun;
+
+    /// <inheritdoc/>
+    public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        switch (signal)
+        {
+            case HostSignal.BeforeActualRun:
+                _running = AttachedPass.Start(parameters.Process.Id, MeasurementPasses.Hops);
+                break;
+            case HostSignal.AfterActualRun:
+                var hops = _running?.Stop();
+                _running?.Dispose();
+                _running = AttachedPass.Start(parameters.Process.Id, MeasurementPasses.Allocations);
+                lock (_gate)
+                {
+                    _reports[parameters.BenchmarkCase] = (null, hops);
+                }
+                break;
+            case HostSignal.AfterAll when _running is { } allocationPass:
+                _running = null;
+                var allocations = allocationPass.Stop();
+                allocationPass.Dispose();
+                lock (_gate)
+                {
+                    _reports[parameters.BenchmarkCase] = (allocations, _reports.GetValueOrDefault(parameters.BenchmarkCase).Hops);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /// <inheritdoc/>
+    public IEnumerable<Metric> ProcessResults(DiagnoserResults results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        BenchmarkAsyncCost cost;
+        lock (_gate)
+        {
+            // The extra-statistics iteration's operations: one actual iteration's worth (BenchmarkDotNet 0.14's TotalOperations
+            // adds up every workload iteration, pilot and warm-up included, and counts the actual ones twice).
+            var iterationOperations = results.GcStats.TotalOperations > 0 ? results.GcStats.TotalOperations : results.ThreadingStats.TotalOperations;
+            if (!_reports.Remove(results.BenchmarkCase, out var reports) || reports.Allocations is null || iterationOperations <= 0)
+            {
+                return [];
+            }
+            var actualIterations = results.BenchmarkCase.Job.Run.HasValue(global::BenchmarkDotNet.Jobs.RunMode.IterationCountCharacteristic) ? results.BenchmarkCase.Job.Run.IterationCount : 0;
+            var nothingAllocated = results.GcStats.TotalOperations > 0 && results.GcStats.GetTotalAllocatedBytes(excludeAllocationQuantumSideEffects: true) == 0;
+            cost = new BenchmarkAsyncCost(reports.Allocations, iterationOperations, reports.Hops, actualIterations * iterationOperations, nothingAllocated);
+            _results[results.BenchmarkCase] = cost;
+        }
+        return AsyncCostMetrics.Of(cost);
+    }
+
+    /// <inheritdoc/>
+    public void DisplayResults(ILogger logger)
+    {
+        ArgumentNullException.ThrowIfNull(logger);
+        logger.WriteLineInfo("AsyncCost: bytes and state machines need the extra-statistics iteration BenchmarkDotNet runs with a MemoryDiagnoser (or Threading/ExceptionDiagnoser); per-method figures: *-asynccost.md and *-asynccost.csv in the results folder.");
+        var withoutHops = Results.Where(r => r.Value.Hops is null).Select(r => r.Key.Descriptor.WorkloadMethodDisplayInfo).ToList();
+        if (withoutHops.Count > 0)
+        {
+            logger.WriteLineInfo($"AsyncCost: no hop figures for {string.Join(", ", withoutHops)}: the hop pass records the actual iterations, whose operations are known only when the job fixes their number (IterationCount).");
+        }
+    }
+
+    /// <inheritdoc/>
+    public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];
+}
