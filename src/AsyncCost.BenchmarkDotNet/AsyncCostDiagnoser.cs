@@ -61,6 +61,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
     public RunMode GetRunMode(BenchmarkCase benchmarkCase) => RunMode.ExtraRun;
 
     /// <inheritdoc/>
+    /// <remarks>BenchmarkDotNet's host calls this synchronously between runs: the one place the diagnoser blocks on a session.</remarks>
     public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -70,7 +71,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
                 _running = AttachedPass.Start(parameters.Process.Id, MeasurementPasses.Hops);
                 break;
             case HostSignal.AfterActualRun:
-                var hops = _running?.Stop();
+                var hops = _running?.StopAsync().GetAwaiter().GetResult();
                 _running?.Dispose();
                 _running = AttachedPass.Start(parameters.Process.Id, MeasurementPasses.Allocations);
                 lock (_gate)
@@ -80,7 +81,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
                 break;
             case HostSignal.AfterAll when _running is { } allocationPass:
                 _running = null;
-                var allocations = allocationPass.Stop();
+                var allocations = allocationPass.StopAsync().GetAwaiter().GetResult();
                 allocationPass.Dispose();
                 lock (_gate)
                 {

@@ -26,12 +26,12 @@ internal sealed class AttachedPass : IDisposable
     public static AttachedPass Start(int processId, MeasurementPasses pass) => new(processId, pass);
 
     /// <summary>Stops the session and returns its report; null when it could not attach or record.</summary>
-    public AsyncCostReport? Stop()
+    public async Task<AsyncCostReport?> StopAsync()
     {
-        _stop.Cancel();
+        await _stop.CancelAsync().ConfigureAwait(false);
         try
         {
-            return _session.GetAwaiter().GetResult();
+            return await _session.ConfigureAwait(false);
         }
         catch (AsyncCostException)
         {
