@@ -25,6 +25,9 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>Time the method's blocking waits held their threads, in milliseconds (TaskWaitBegin to TaskWaitEnd).</summary>
     public double BlockedMilliseconds { get; set; }
 
+    /// <summary>Σ of those waits' milliseconds squared: the spread a windowed pass's scaled time blocked is bounded by.</summary>
+    public double BlockedSquaredMilliseconds { get; set; }
+
     /// <summary>The longest of those waits, in milliseconds: one wait can be an accident (a GC, the machine's load), which a
     /// time resting on the waits should not count as proof.</summary>
     public double LongestBlockMilliseconds { get; set; }
@@ -250,6 +253,7 @@ internal sealed class HopComputer
                 // By name: a wait that spans a TakeCounts belongs to the interval it ends in.
                 var method = Method(blocker.StateMachineName);
                 method.BlockedMilliseconds += blocked;
+                method.BlockedSquaredMilliseconds += blocked * blocked;
                 method.LongestBlockMilliseconds = Math.Max(method.LongestBlockMilliseconds, blocked);
             }
             else
@@ -407,6 +411,7 @@ internal sealed class HopComputer
             method.Hops += theirs.Hops;
             method.BlockingWaits += theirs.BlockingWaits;
             method.BlockedMilliseconds += theirs.BlockedMilliseconds;
+            method.BlockedSquaredMilliseconds += theirs.BlockedSquaredMilliseconds;
             method.LongestBlockMilliseconds = Math.Max(method.LongestBlockMilliseconds, theirs.LongestBlockMilliseconds);
             method.Elapsed.Add(theirs.Elapsed);
             method.PendingCalls += theirs.PendingCalls;

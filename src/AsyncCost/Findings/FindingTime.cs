@@ -281,9 +281,9 @@ public static class FindingTimes
             TimeUnit.SecondOfRecording => Text($"; per second: ÷ {Divisor(source):N1} s the pass stood for (operations unknown)"),
             _ => "",
         } + (source == FigureSource.HopPass && _report.Passes.Any(p => p.Pass == MeasurementPasses.Hops && p.Unrecorded > TimeSpan.Zero)
-            // A window's waits and calls last longer than the untraced process's (its TPL events slow it), and the counts are
-            // scaled by the untraced work items: such a time overstates the untraced one, alike for every hop-pass figure.
-            ? "; timed inside the hop pass's windows, where its tracing slows the process (warning hop-windows), so it reads high"
+            // A window's waits and calls last longer than the untraced process's (its TPL events slow it): HopScale scales
+            // times by seconds, not work items, which holds for waits that slow with the process and not for those that don't.
+            ? "; timed in the hop pass's windows and scaled by time, as tracing slows the process there (warning hop-windows): a wait or call that does not slow with the process (a timer, a remote service) reads low by up to that slowdown"
             : "");
 
         private static FigureSource? SourceOf(MeasurementPasses pass) => pass switch

@@ -14,6 +14,12 @@ namespace AsyncCost.Report;
 /// lacks between none and one interval of work items: half of one is added to it, and half to the bound (nothing when the
 /// count was read exactly, as in process). What the bound
 /// leaves out: a window's edges cut some calls from their hops, as the providers are not switched at one instant.
+/// <para>Times (milliseconds blocked, a call's elapsed time) are not counts: inside a window the TPL events slow the process,
+/// so fewer work items complete per second and each wait and call lasts longer, and a time per work item reads as many times
+/// too high. Times are scaled by the pass's seconds over the windows' instead (<see cref="Time"/>): what the windows held per
+/// second × the seconds of the pass. That is the work-item scaling with each work item between the windows charged the
+/// windows' time per work item ÷ the measured slowdown (<see cref="TimeCorrection"/>), the two being one and the same, and it
+/// can never exceed what is physically possible (blocked seconds per second ≤ the threads that blocked in the windows).</para>
 /// </summary>
 internal sealed class HopScale
 {
@@ -24,12 +30,15 @@ internal sealed class HopScale
     private readonly double _totalWorkItems;
     private readonly double _lastInterval;
 
-    private HopScale(HopComputer hops, double totalWorkItems, bool windowed, double lastInterval = 0)
+    private HopScale(HopComputer hops, double totalWorkItems, bool windowed, double lastInterval = 0, double windowShare = 1)
     {
         _hops = hops;
         _totalWorkItems = totalWorkItems + (lastInterval / 2);
         _lastInterval = lastInterval;
         Windowed = windowed;
+        // The windows' work items per second over the pass's: below 1 when tracing slowed the process. Never above 1: tracing
+        // does not speed a process up, so windows busier than the pass caught more load, and per work item their times stand.
+        TimeCorrection = windowed ? Math.Min(1, hops.WorkItems / (_totalWorkItems * windowShare)) : 1;
     }
 
     /// <summary>True when counts are scaled from windows.</summary>
@@ -37,6 +46,13 @@ internal sealed class HopScale
 
     /// <summary>Work items of the whole pass per work item dequeued in the windows (1 when continuous).</summary>
     public double Factor => Windowed ? _totalWorkItems / _hops.WorkItems : 1;
+
+    /// <summary>
+    /// What a time per work item measured in the windows is multiplied by to stand for the pass: the windows' work items per
+    /// second over the pass's, at most 1 (1 when continuous). A count scaled by <see cref="Factor"/> and a time per count
+    /// multiplied by this give <see cref="Time"/>'s figure: the windows' time × the pass's seconds ÷ the windows' seconds.
+    /// </summary>
+    public double TimeCorrection { get; }
 
     /// <summary>The work items the thread pool completed over the pass (windowed), or dequeued in it (continuous).</summary>
     public double TotalWorkItems => _totalWorkItems;
@@ -48,7 +64,8 @@ internal sealed class HopScale
         if (pass.Unrecorded > TimeSpan.Zero && pass.WindowedPassCounters?.CompletedWorkItems is { } total && hops.WorkItems > 0)
         {
             var seconds = (pass.Duration + pass.Unrecorded).TotalSeconds;
-            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(pass.CounterInterval.TotalSeconds / seconds, 1));
+            return new HopScale(hops, total, windowed: true, lastInterval: total * Math.Min(pass.CounterInterval.TotalSeconds / seconds, 1),
+                windowShare: pass.Duration > TimeSpan.Zero ? pass.Duration.TotalSeconds / seconds : 1);
         }
         return new HopScale(hops, hops.WorkItems, windowed: false);
     }
@@ -73,6 +90,37 @@ internal sealed class HopScale
         var untracedTotal = betweenRate * (pass.Duration + pass.Unrecorded).TotalSeconds;
         return (windowRate, betweenRate, Math.Max(0, 1 - (_totalWorkItems / untracedTotal)));
     }
+
+    /// <summary>
+    /// A time summed in the pass (milliseconds blocked) as a figure: exact when continuous; windowed, the windows' sum ×
+    /// <see cref="Factor"/> × <see cref="TimeCorrection"/> (per second of window × the pass's seconds, or per work item when
+    /// the windows ran no slower than the pass). Its bound is the compound Poisson one of a sum of <paramref name="events"/>
+    /// durations, 1.96 √Σd² scaled alike; how the windows' moments differed is not in it (no time is kept per window).
+    /// </summary>
+    /// <param name="milliseconds">Σd over the windows.</param>
+    /// <param name="squaredMilliseconds">Σd² over the windows.</param>
+    /// <param name="events">The durations summed.</param>
+    public Figure Time(double milliseconds, double squaredMilliseconds, long events)
+    {
+        if (!Windowed)
+        {
+            return Figure.Exact(milliseconds, FigureSource.HopPass);
+        }
+        var scale = Factor * TimeCorrection;
+        return new Figure
+        {
+            Value = milliseconds * scale,
+            ErrorBound = Figure.StandardErrors * Math.Sqrt(squaredMilliseconds) * scale,
+            Samples = events,
+            Sampled = true,
+            Source = FigureSource.HopPass,
+        };
+    }
+
+    /// <summary>A time per call measured in the windows, as the mean over the pass's calls (× <see cref="TimeCorrection"/>),
+    /// so that the scaled calls × it is the windows' time scaled like <see cref="Time"/>; unchanged when continuous.</summary>
+    public Figure? PerCallTime(Figure? perCall) => perCall is null || !Windowed ? perCall
+        : perCall with { Value = perCall.Value * TimeCorrection, ErrorBound = perCall.ErrorBound * TimeCorrection };
 
     /// <summary>A count of the pass (hops, suspending calls, waits) as a figure: exact, or scaled with its bound.</summary>
     public Figure Count(double count, WindowSpread? spread)

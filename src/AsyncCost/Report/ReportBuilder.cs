@@ -277,7 +277,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         {
             var recorded = pass.Duration.TotalSeconds;
             _warnings.Add(new ReportWarning("hop-windows", string.Create(CultureInfo.InvariantCulture,
-                $"The hop pass recorded {hops.Windows:N0} window(s), {recorded:N1} s of {recorded + pass.Unrecorded.TotalSeconds:N1} s: hop, call and wait counts are scaled ×{scale.Factor:N1} by the thread pool's completed work items, with ~95 % error bounds; per-call figures come from the windows as recorded.")
+                $"The hop pass recorded {hops.Windows:N0} window(s), {recorded:N1} s of {recorded + pass.Unrecorded.TotalSeconds:N1} s: hop, call and wait counts are scaled ×{scale.Factor:N1} by the thread pool's completed work items, times blocked and elapsed ×{scale.Factor * scale.TimeCorrection:N1} by the pass's seconds over the windows' (tracing slows the process in the windows, so a time per work item there reads high), with ~95 % error bounds; other per-call figures come from the windows as recorded.")
                 + (scale.WindowCost(pass) is { } cost ? string.Create(CultureInfo.InvariantCulture,
                     $" Its cost: the thread pool completed {cost.WindowRate:N0} work items/s inside the windows, {cost.BetweenRate:N0}/s between them ({cost.PassLoss:P0} of the pass's work lost to tracing, if the load stayed the same); --hop-duty 1 traces continuously.")
                     : "")));
@@ -486,7 +486,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // An async iterator's box spans an enumeration, its consumer's time included, and so does any box seen serving
             // several calls (an iterator the trace did not name as one): not the time a call waited.
             var boxPerCall = !isAsyncIterator && _hops is { } timed && timed.SuspendingCalls <= timed.Boxes;
-            var elapsedPerCall = boxPerCall ? ElapsedTime.PerCall(_hops!.Elapsed, _hops.PendingCalls, _hops.PendingMs) : null;
+            // Timed in a windowed pass's windows, a call lasted longer than between them: the mean is the pass's (HopScale).
+            var elapsedPerCall = boxPerCall ? hopScale!.PerCallTime(ElapsedTime.PerCall(_hops!.Elapsed, _hops.PendingCalls, _hops.PendingMs)) : null;
             return (new MethodCost
             {
                 MethodKey = name.MethodKey,
@@ -503,7 +504,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 Hops = hops,
                 HopsPerCall = Figure.Ratio(hops, suspendingCalls),
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
-                BlockedMilliseconds = hopScale?.Count(_hops?.BlockedMilliseconds ?? 0, spread: null),
+                BlockedMilliseconds = hopScale?.Time(_hops?.BlockedMilliseconds ?? 0, _hops?.BlockedSquaredMilliseconds ?? 0, _hops?.BlockingWaits ?? 0),
                 LongestBlockedMilliseconds = _hops is { BlockingWaits: > 0 } ? _hops.LongestBlockMilliseconds : null,
                 ElapsedMilliseconds = boxPerCall || _hops is null ? ElapsedTime.Total(elapsedPerCall, suspendingCalls) : null,
                 ElapsedPerCallMilliseconds = elapsedPerCall,

@@ -165,7 +165,7 @@ public class ElapsedTimeTests
     }
 
     [Fact]
-    public void A_windowed_pass_scales_the_total_like_the_calls_and_keeps_the_mean_of_the_windows_calls()
+    public void A_windowed_pass_scales_the_total_by_the_pass_seconds_and_its_mean_to_the_pass_rate()
     {
         var modules = Modules();
         var figures = new PassFigures();
@@ -181,12 +181,15 @@ public class ElapsedTimeTests
 
         var row = Assert.Single(report.Methods, m => m.MethodKey == YieldKey);
         Assert.True(row.SuspendingCalls!.Sampled);
-        Assert.Equal(20, row.ElapsedPerCallMilliseconds!.Value, 9);
-        Assert.Equal(row.SuspendingCalls.Value * 20, row.ElapsedMilliseconds!.Value, 6);
+        // The windows ran 8 work items in their 1 s, the pass 80.4 in its 10 s (half the counter's unreported last interval
+        // added): the windows' 160 ms of calls stand for 1,600 ms, the windows' 20 ms mean for 20 × 8 / 8.04 over the pass.
+        Assert.Equal(20 * 8 / 8.04, row.ElapsedPerCallMilliseconds!.Value, 9);
+        Assert.Equal(1_600, row.ElapsedMilliseconds!.Value, 6);
+        Assert.Equal(row.SuspendingCalls.Value * row.ElapsedPerCallMilliseconds.Value, row.ElapsedMilliseconds.Value, 6);
         Assert.True(row.ElapsedMilliseconds.Sampled);
-        // Scaled ×10: the untimed calls' share of the mean's bound and the calls' own bound, in quadrature.
+        // The untimed calls' share of the mean's bound and the calls' own bound, in quadrature.
         var untimed = row.SuspendingCalls.Value - 8;
-        Assert.Equal(Math.Sqrt(Math.Pow(untimed * row.ElapsedPerCallMilliseconds.ErrorBound, 2) + Math.Pow(20 * row.SuspendingCalls.ErrorBound, 2)), row.ElapsedMilliseconds.ErrorBound, 6);
+        Assert.Equal(Math.Sqrt(Math.Pow(untimed * row.ElapsedPerCallMilliseconds.ErrorBound, 2) + Math.Pow(row.ElapsedPerCallMilliseconds.Value * row.SuspendingCalls.ErrorBound, 2)), row.ElapsedMilliseconds.ErrorBound, 6);
         Assert.DoesNotContain(report.Warnings, w => w.Code == "elapsed-pending");
     }
 }

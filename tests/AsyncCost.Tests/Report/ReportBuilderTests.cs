@@ -1,6 +1,7 @@
 using AsyncCost.Attribution;
 using AsyncCost.Computers;
 using AsyncCost.Events;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 using AsyncCost.Tests.Support;
 
@@ -387,6 +388,71 @@ public class ReportBuilderTests
         Assert.Equal(0.5 * total, hops.Value, 6);
         // Ratio estimator: R = 0.5, residuals (10 − 50)² + (90 − 50)² = 3,200; var(R) = 3,200 / (2 × 1 × 100²) = 0.16.
         Assert.Equal((1.96 * 0.4 * total) + (0.5 * lastInterval / 2), hops.ErrorBound, 6);
+    }
+
+    /// <summary>One window of <paramref name="workItems"/> work items in which YieldOnceAsync hops once, then blocks one thread
+    /// for 400 ms and completes 450 ms after its first suspension: a time per window that one thread bounds.</summary>
+    private static EventReader BlockingWindow(MethodCatalog modules, int workItems)
+    {
+        var window = new EventReader(modules);
+        window.Hops.OnOperationBegin(1, 1, "Async: <YieldOnceAsync>d__0", 0);
+        window.Hops.OnContinuationScheduled(1, 2);
+        window.Hops.OnWorkItemDequeued(2);
+        window.Hops.OnContinuationStarted(2, 2);
+        window.Hops.OnWaitBegin(2, 10, 0, behavior: 1, timestampMs: 10);
+        window.Hops.OnWaitEnd(2, 10, timestampMs: 410);
+        window.Hops.OnOperationEnd(1, timestampMs: 450);
+        for (var item = 1; item < workItems; item++)
+        {
+            window.Hops.OnWorkItemDequeued(3);
+        }
+        return window;
+    }
+
+    [Fact]
+    public void A_windowed_pass_whose_windows_ran_ten_times_slower_scales_its_times_by_seconds_never_beyond_the_blocking_thread()
+    {
+        var (modules, _, _) = Readers();
+        // Two 0.5 s windows of 100 work items (200/s), 9 s between them at 2,000/s: tracing made the process 10× slower. One
+        // thread blocked 400 ms of each window: 0.8 threads blocked on average. Scaled by work items (×91), the pass would have
+        // blocked 72.8 s in its 10 s, 7.3 threads' worth from one thread; per second of window × 10 s, it blocked 8 s.
+        var report = BuildWindowed(modules, [BlockingWindow(modules, 100), BlockingWindow(modules, 100)],
+            TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(9), [200, .. Enumerable.Repeat(2_000.0, 9)]);
+
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
+        Assert.Equal(8_000, row.BlockedMilliseconds!.Value, 6);
+        Assert.True(row.BlockedMilliseconds.Value / 10_000 <= 1, "blocked seconds per second beyond the one thread that blocked");
+        // The bound is the compound Poisson one of the two 400 ms waits, scaled alike: 1.96 √(2 × 400²) × 10.
+        Assert.Equal(1.96 * Math.Sqrt(2 * 400.0 * 400.0) * 10, row.BlockedMilliseconds.ErrorBound, 6);
+        // Its calls are counted by work items, their elapsed time by seconds: one call in flight 90 % of each window stands
+        // for 0.9 calls in flight over the pass, and the calls × the pass's mean per call is that same time.
+        Assert.Equal(9_000, row.ElapsedMilliseconds!.Value, 6);
+        Assert.Equal(row.ElapsedMilliseconds.Value, row.SuspendingCalls!.Value * row.ElapsedPerCallMilliseconds!.Value, 6);
+        Assert.True(row.SuspendingCalls.Value > 180, "calls are scaled by work items, as before");
+
+        // The finding's time per second of recording: what one blocking thread can hold at most, and no more.
+        var blocked = FindingTimes.Of(new AnalyzerFinding("AC0006", "warning", "AC0006", "/src/App.cs", 1, 1, row.MethodKey, FindingCostKind.Blocking), row, [], report);
+        Assert.Equal(TimeUnit.SecondOfRecording, blocked.Per);
+        Assert.Equal(800, blocked.Milliseconds!.Value, 6);
+    }
+
+    [Fact]
+    public void A_continuous_pass_keeps_its_times_exact_and_windows_no_slower_than_the_pass_keep_scaling_by_work_items()
+    {
+        var (modules, _, _) = Readers();
+        var continuous = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(BlockingWindow(modules, 100)), Duration = TimeSpan.FromSeconds(1) });
+        var row = Assert.Single(continuous.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
+        Assert.Equal((400.0, 0.0, false), (row.BlockedMilliseconds!.Value, row.BlockedMilliseconds.ErrorBound, row.BlockedMilliseconds.Sampled));
+        Assert.Equal((450.0, 450.0), (row.ElapsedPerCallMilliseconds!.Value, row.ElapsedMilliseconds!.Value));
+
+        // Windows busier than the pass (1,000 work items/s in them, 100/s between) caught more load, not a faster process:
+        // their time per work item stands, scaled like the counts.
+        var busy = BuildWindowed(modules, [BlockingWindow(modules, 500), BlockingWindow(modules, 500)],
+            TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(9), [1_000, .. Enumerable.Repeat(100.0, 9)]);
+        var scaled = Assert.Single(busy.Methods, m => m.MethodKey == "AsyncCost.Workload.Scenarios.YieldOnceAsync");
+        var factor = scaled.SuspendingCalls!.Value / 2;
+        Assert.Equal(800 * factor, scaled.BlockedMilliseconds!.Value, 6);
+        Assert.Equal(450, scaled.ElapsedPerCallMilliseconds!.Value, 6);
     }
 
     [Theory]
