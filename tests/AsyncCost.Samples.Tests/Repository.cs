@@ -21,6 +21,9 @@ internal static class Repository
     /// <summary>dotnet-asynccost, built in the same configuration.</summary>
     public static string ToolDll => Path.Combine(Root, "src", "AsyncCost.Cli", "bin", Configuration, "net10.0", "dotnet-asynccost.dll");
 
+    /// <summary>The BenchmarkDotNet suites (benchmarks/AsyncCost.Benchmarks), built in the same configuration.</summary>
+    public static string BenchmarksDll => Path.Combine(Root, "benchmarks", "AsyncCost.Benchmarks", "bin", Configuration, "net10.0", "AsyncCost.Benchmarks.dll");
+
     private static string FindRoot()
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
