@@ -81,31 +81,37 @@ public static class HotFindingsRanker
             .GroupBy(m => m.MethodKey, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Skip(1).Any() ? MethodCost.Combine([.. g], g.Key, g.First().DisplayName) : g.First(), StringComparer.Ordinal);
 
+        // Each finding is joined and timed once, sorted, then built once with its rank.
         var joined = findings
-            .Select(finding =>
+            .Select(finding => Join(finding, byKey, measured))
+            .OrderBy(j => j.Verdict)
+            .ThenByDescending(j => j.Time.LowerBound)
+            .ThenByDescending(j => j.Time.Milliseconds?.Value ?? -1)
+            .ThenBy(j => j.Finding.FilePath, StringComparer.Ordinal)
+            .ThenBy(j => j.Finding.Line)
+            .Select((j, index) => new HotFinding
             {
-                var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
-                var costIn = finding.CostMethodKeys.Select(k => new CostRow(k, Lookup(byKey, k))).ToList();
-                var time = FindingTimes.Of(finding, method, costIn, measured);
-                var exercised = method is not null || costIn.Any(c => c.Row is not null);
-                var (verdict, reason) = time.Basis != TimeBasis.NotObservable ? (FindingVerdict.Measured, null)
-                    : !exercised ? Unmeasured(finding.MethodKey, measured)
-                    : (FindingVerdict.NotObservable, (method is null ? null : SharedTask(method.MethodKey, measured)) ?? Capitalized(time.Explanation));
-                return new HotFinding { Finding = finding, Method = method, Exercised = exercised, Verdict = verdict, VerdictReason = reason, Time = time };
-            })
-            .OrderBy(h => h.Verdict)
-            .ThenByDescending(h => h.Time.LowerBound)
-            .ThenByDescending(h => h.Time.Milliseconds?.Value ?? -1)
-            .ThenBy(h => h.Finding.FilePath, StringComparer.Ordinal)
-            .ThenBy(h => h.Finding.Line)
-            .Select((h, index) => new HotFinding
-            {
-                Rank = index + 1, Finding = h.Finding, Method = h.Method, Exercised = h.Exercised, Verdict = h.Verdict, VerdictReason = h.VerdictReason, Time = h.Time,
+                Rank = index + 1, Finding = j.Finding, Method = j.Method, Exercised = j.Exercised, Verdict = j.Verdict, VerdictReason = j.Reason, Time = j.Time,
             })
             .ToList();
 
         return new HotFindingsReport { Findings = joined, Measured = measured };
     }
+
+    private static Joined Join(AnalyzerFinding finding, Dictionary<string, MethodCost> byKey, AsyncCostReport measured)
+    {
+        var method = finding.MethodKey is { } key ? Lookup(byKey, key) : null;
+        var costIn = finding.CostMethodKeys.Select(k => new CostRow(k, Lookup(byKey, k))).ToList();
+        var time = FindingTimes.Of(finding, method, costIn, measured);
+        var exercised = method is not null || costIn.Any(c => c.Row is not null);
+        var (verdict, reason) = time.Basis != TimeBasis.NotObservable ? (FindingVerdict.Measured, null)
+            : !exercised ? Unmeasured(finding.MethodKey, measured)
+            : (FindingVerdict.NotObservable, (method is null ? null : SharedTask(method.MethodKey, measured)) ?? Capitalized(time.Explanation));
+        return new Joined(finding, method, exercised, verdict, reason, time);
+    }
+
+    /// <summary>A finding joined to its rows and timed, before it is ranked.</summary>
+    private readonly record struct Joined(AnalyzerFinding Finding, MethodCost? Method, bool Exercised, FindingVerdict Verdict, string? Reason, FindingTime Time);
 
     private static string Capitalized(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..] + ".";
 
