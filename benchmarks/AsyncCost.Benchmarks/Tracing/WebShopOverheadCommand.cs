@@ -8,7 +8,7 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side] [--attached]`: what the in-process instrumentation
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side] [--attached] [--variants a,b]`: what the in-process instrumentation
 /// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
 /// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
@@ -38,8 +38,24 @@ public static partial class WebShopOverheadCommand
     private static readonly string[] Variants = [Baseline, "default", "allocations-always-on", "hops-always-on"];
 
     /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
-    /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).</summary>
+    /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).
+    /// <c>--variants a,b</c> picks others: the parts of the default (each pass alone for the whole run) and the hop pass at
+    /// other duty cycles, so each part's cost is measured on its own.</summary>
     private static readonly string[] AttachedVariants = [Baseline, "attached", "attached-unbounded"];
+
+    /// <summary>Every attached variant: what AsyncCostSession.AttachAsync is given for the measured run (null Duration: the
+    /// slices alternate until the run ends).</summary>
+    private static readonly Dictionary<string, Func<TimeSpan, AsyncCost.Sessions.SessionOptions>> AttachedSessions = new()
+    {
+        ["attached"] = duration => new() { Duration = duration },
+        ["attached-unbounded"] = _ => new(),
+        ["allocations"] = duration => new() { Duration = duration, Passes = AsyncCost.Report.MeasurementPasses.Allocations },
+        ["hops"] = duration => new() { Duration = duration, Passes = AsyncCost.Report.MeasurementPasses.Hops },
+        ["hops-duty-0.05"] = duration => new() { Duration = duration, Passes = AsyncCost.Report.MeasurementPasses.Hops, HopDutyCycle = 0.05 },
+        ["hops-duty-0.05-window-0.25"] = duration => new() { Duration = duration, Passes = AsyncCost.Report.MeasurementPasses.Hops, HopDutyCycle = 0.05, HopWindow = TimeSpan.FromSeconds(0.25) },
+        ["attached-duty-0.05"] = duration => new() { Duration = duration, HopDutyCycle = 0.05 },
+        ["attached-duty-0.05-window-0.25"] = duration => new() { Duration = duration, HopDutyCycle = 0.05, HopWindow = TimeSpan.FromSeconds(0.25) },
+    };
 
     /// <summary>The sample's checkout with its default cart: the costly patterns the instrumentation measures.</summary>
     private const string RequestPath = "/checkout/1";
@@ -63,14 +79,20 @@ public static partial class WebShopOverheadCommand
     {
         var sideBySide = args.Contains("--side-by-side");
         var attached = args.Contains("--attached");
-        args = [.. args.Where(a => a is not "--side-by-side" and not "--attached")];
-        var variants = attached ? AttachedVariants : Variants;
+        var chosen = args.SkipWhile(a => a != "--variants").Skip(1).FirstOrDefault()?.Split(',');
+        args = [.. args.TakeWhile(a => a != "--variants").Concat(args.SkipWhile(a => a != "--variants").Skip(2)).Where(a => a is not "--side-by-side" and not "--attached")];
+        string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
+        if (chosen?.FirstOrDefault(v => v != Baseline && !(attached ? AttachedSessions.ContainsKey(v) : Variants.Contains(v))) is { } unknown)
+        {
+            Console.Error.WriteLine($"unknown variant '{unknown}'; known: {string.Join(", ", attached ? AttachedSessions.Keys : Variants)}");
+            return 2;
+        }
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
         var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)Period.TotalSeconds;
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side] [--attached]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side] [--attached] [--variants a,b]");
             return 2;
         }
         if (!attached && seconds % (int)Period.TotalSeconds != 0)
@@ -90,7 +112,7 @@ public static partial class WebShopOverheadCommand
         var duration = TimeSpan.FromSeconds(seconds);
         Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
             + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" : "variants in turn, interleaved")
-            + $"; {Environment.ProcessorCount} cores, {cores.Describe}; .NET {Environment.Version}.");
+            + $"; {CorePlacement.MachineCores} cores, {cores.Describe}; .NET {Environment.Version}.");
 
         // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own.
         var servers = variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
@@ -173,11 +195,12 @@ public static partial class WebShopOverheadCommand
         var loadAverage = LoadAverage();
         var cpuBefore = servers.Select(s => s.CpuTime()).ToList();
         using var stopUnbounded = new CancellationTokenSource(duration);
-        var sessions = servers.Where(s => s.Variant.StartsWith("attached", StringComparison.Ordinal)).Select(server => Task.Run(() =>
-            AsyncCost.Sessions.AsyncCostSession.AttachAsync(server.ProcessId, new AsyncCost.Sessions.SessionOptions
-            {
-                Duration = server.Variant == "attached" ? duration : null,
-            }, server.Variant == "attached" ? CancellationToken.None : stopUnbounded.Token))).ToList();
+        var toolCpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
+        var sessions = servers.Where(s => AttachedSessions.ContainsKey(s.Variant)).Select(server => Task.Run(() =>
+        {
+            var options = AttachedSessions[server.Variant](duration);
+            return AsyncCost.Sessions.AsyncCostSession.AttachAsync(server.ProcessId, options, options.Duration is null ? stopUnbounded.Token : CancellationToken.None);
+        })).ToList();
         var requestsPerSecond = RunAtOnce(servers, load, duration);
         foreach (var session in sessions)
         {
@@ -185,6 +208,12 @@ public static partial class WebShopOverheadCommand
             var report = session.GetAwaiter().GetResult();
             var cost = report.Warnings.FirstOrDefault(w => w.Code == "hop-windows")?.Message;
             Console.Error.WriteLine($"  attached ({report.StopReason}, {report.Duration.TotalSeconds:F1} s recorded): {cost ?? "no hop-windows warning"}");
+        }
+        if (sessions.Count > 0)
+        {
+            // The tool's own CPU (this process: the sessions' reading and parsing; the load generators are other processes).
+            var toolCpu = Process.GetCurrentProcess().TotalProcessorTime - toolCpuBefore;
+            Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  tool CPU: {toolCpu.TotalMilliseconds / duration.TotalSeconds:F0} ms per second of the run"));
         }
         return [.. servers.Select((server, i) => new Measured(
             requestsPerSecond[i],
@@ -238,7 +267,7 @@ public static partial class WebShopOverheadCommand
             start.RedirectStandardOutput = true;
             start.RedirectStandardError = true;
             // An attached variant runs uninstrumented: the session attached from outside is what is measured.
-            start.Environment["AsyncCost__Instrumentation"] = variant.StartsWith("attached", StringComparison.Ordinal) ? Baseline : variant;
+            start.Environment["AsyncCost__Instrumentation"] = AttachedSessions.ContainsKey(variant) ? Baseline : variant;
             // Kestrel's per-request Information logs would cost more than what is measured.
             start.Environment["Logging__LogLevel__Default"] = "Warning";
             // The sample blocks on .Result by design: its throughput follows the pool's thread injection and retirement more
@@ -370,10 +399,25 @@ public static partial class WebShopOverheadCommand
 
         public static CorePlacement Choose()
         {
-            var count = Environment.ProcessorCount;
+            var count = MachineCores;
             return count < 2 || !File.Exists("/usr/bin/taskset")
                 ? new CorePlacement(null, null)
                 : new CorePlacement(count == 2 ? "0" : $"0-{count - 2}", (count - 1).ToString(CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>The machine's cores, not this process's: the benchmark may itself run under taskset (on the load
+        /// generator's core, so the tool's own parsing does not take the services' core), and its children choose their own.</summary>
+        public static int MachineCores
+        {
+            get
+            {
+                // "/sys/devices/system/cpu/online" reads like "0-1" or "0-3,6".
+                var online = File.Exists("/sys/devices/system/cpu/online") ? File.ReadAllText("/sys/devices/system/cpu/online").Trim() : "";
+                var count = online.Split(',', StringSplitOptions.RemoveEmptyEntries).Sum(range => range.Split('-') is [var first, var last]
+                    ? int.Parse(last, CultureInfo.InvariantCulture) - int.Parse(first, CultureInfo.InvariantCulture) + 1
+                    : 1);
+                return count > 0 ? count : Environment.ProcessorCount;
+            }
         }
 
         /// <summary>A command line, under taskset when pinned to the given cpus.</summary>

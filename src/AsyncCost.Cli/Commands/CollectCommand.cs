@@ -46,7 +46,7 @@ internal static class CollectCommand
         var hopDuty = new Option<double?>("--hop-duty")
         {
             Description = "The share of the hop pass that is traced, in (0, 1]: below 1 the hop pass records 0.5 s windows and scales its counts by the "
-                + "thread pool's completed work items (with an error bound), so the process runs untraced most of the time. Default 0.1 on an "
+                + "thread pool's completed work items (with an error bound), so the process runs untraced most of the time. Default 0.05 on an "
                 + "attached process (-p, -n), which a live service can bear; 1 (continuous, exact counts) for a launched command. "
                 + "--hop-duty 1 on an attached process traces every hop, but hop-heavy code runs many times slower meanwhile.",
             HelpName = "fraction",

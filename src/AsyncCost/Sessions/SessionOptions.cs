@@ -45,15 +45,18 @@ public sealed class SessionOptions
     public double? HopDutyCycle { get; init; }
 
     /// <summary>The hop pass's duty cycle on an attached process when <see cref="HopDutyCycle"/> is not set: one window of
-    /// <see cref="HopWindow"/> in every ten.</summary>
-    public const double AttachedHopDutyCycle = 0.1;
+    /// <see cref="HopWindow"/> in every twenty (one 0.5 s window in 10 s). At one in ten the sample web service spent a median
+    /// 10.4–11.3 % more CPU per request attached; at one in twenty 7–8 % (benchmarks/results/WebShopAttached.md). A count
+    /// then rests on fewer windows: its bound says so.</summary>
+    public const double AttachedHopDutyCycle = 0.05;
 
     /// <summary>The length of one hop window when <see cref="HopDutyCycle"/> is below 1. Each window's edges cost a little
     /// accuracy (calls and hops cut off as the providers are switched), each window's length a buffer to match
-    /// (benchmarks/results/HopKeywords.md). Half a second: at the attached default (0.1) that is one window in each 5-second
-    /// slice of an attach without a duration, as often as in a bounded one; 1 s windows there traced a fifth of the hop
-    /// slices' time, and the sample web service lost 18 % of its throughput attached without a duration, against 12 % with
-    /// 0.5 s windows (benchmarks/results/WebShopAttached.md).</summary>
+    /// (benchmarks/results/HopKeywords.md). Half a second: one window in each 5-second slice of an attach without a duration;
+    /// 1 s windows there traced a fifth of the hop slices' time, and the sample web service lost 18 % of its throughput
+    /// attached without a duration, against 12 % with 0.5 s windows. Shorter windows cost no less per traced second at the
+    /// attached default (0.25 s windows twice as often cost the same, 7.1–7.7 %) and never time a call longer than
+    /// themselves (benchmarks/results/WebShopAttached.md).</summary>
     public TimeSpan HopWindow { get; init; } = TimeSpan.FromSeconds(0.5);
 
     /// <summary>Use GCAllocationTick even where AllocationSampled exists (tests of the fallback).</summary>
