@@ -27,7 +27,8 @@ gcm git-ecosystem/git-credential-manager 2fe99b86
 sonarr Sonarr/Sonarr 49df353fa
 cliwrap Tyrrrz/CliWrap 98ae959
 fluentftp robinrodricks/FluentFTP e6d1f4e1
-garnet microsoft/garnet e508a4162"
+garnet microsoft/garnet e508a4162
+quartz quartznet/quartznet d97e7822f"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
