@@ -25,7 +25,10 @@ grep -E -- "$FILTER" <<<"$solutions" | while read -r repo proj tf extra; do
   name=$(basename "$proj" .csproj)
   twae=$(cd "$SRC/$repo" && dotnet msbuild "$proj" -getProperty:TreatWarningsAsErrors -p:TargetFramework="$tf" 2>/dev/null)
   for build in before install opt-in; do
-    args=(-p:CustomAfterMicrosoftCommonTargets="$HERE/inject.targets" -p:RestoreConfigFile="$OUT/nuget.config" $extra)
+    # The outer build of a multi-targeted project imports the cross-targeting hook, not the other; restore reads its
+    # NoWarn there.
+    args=(-p:CustomAfterMicrosoftCommonTargets="$HERE/inject.targets" -p:CustomAfterMicrosoftCommonCrossTargetingTargets="$HERE/inject.targets"
+      -p:RestoreConfigFile="$OUT/nuget.config" $extra)
     case $build in
       install) args+=(-p:FieldPkgVersion="$ver" -p:FieldDefaultSeverities=true) ;;
       opt-in) args+=(-p:FieldPkgVersion="$ver" -p:FieldDefaultSeverities=true -p:AsyncCostWarningsAsErrors=true) ;;
