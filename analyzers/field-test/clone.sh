@@ -27,7 +27,10 @@ gcm git-ecosystem/git-credential-manager 2fe99b86
 sonarr Sonarr/Sonarr 49df353fa
 cliwrap Tyrrrz/CliWrap 98ae959
 fluentftp robinrodricks/FluentFTP e6d1f4e1
-garnet microsoft/garnet e508a4162"
+garnet microsoft/garnet e508a4162
+quartz quartznet/quartznet d97e7822f
+coyote microsoft/coyote f2c135d20
+nats nats-io/nats.net 0033cfd7a"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
@@ -58,6 +61,8 @@ done
 # other four targets are kept (the field build compiles net8.0).
 sed -i 's|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net6.0;net7.0;net8.0</TargetFrameworks>|<TargetFrameworks>net462;netstandard2.0;netstandard2.1;net8.0</TargetFrameworks>|' \
   "$dest/sshnet/src/Renci.SshNet/Renci.SshNet.csproj"
+# Coyote pins SDK 8.0.404 exactly: any installed 10.0 band (its targets are unchanged).
+printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' > "$dest/coyote/global.json"
 # Sonarr pins SDK 10.0.301 exactly: any installed 10.0 band.
 printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' > "$dest/sonarr/global.json"
 # Sonarr.Common pins Sentry 5.16.3, which the feed does not serve; 6.x renamed one enum member it uses.

@@ -168,6 +168,24 @@ public class AC0004MissingConfigureAwaitTests
             """));
 
     [Fact]
+    public Task Ignores_the_body_of_a_lambda_a_Timer_or_the_thread_pool_calls_back() =>
+        Verify.VerifyAsync(InLibrary("""
+                Timer Poll(Func<Task> fetch) => new Timer(async _ => await fetch(), null, 0, 1000);
+                void Queue(Func<Task> fetch)
+                {
+                    ThreadPool.QueueUserWorkItem(async _ => await fetch());
+                    ThreadPool.UnsafeQueueUserWorkItem(async _ => await fetch(), null);
+                }
+            """));
+
+    [Fact]
+    public Task Flags_a_method_group_handed_to_a_Timer_which_other_callers_may_run_under_a_context() =>
+        Verify.VerifyAsync(InLibrary("""
+                Timer Start() => new Timer(Poll, null, 0, 1000);
+                protected virtual async void Poll(object? state) => await [|Task.Delay(1)|];
+            """));
+
+    [Fact]
     public Task Ignores_libraries_the_build_marks_not_packable() =>
         Verify.VerifyAsync(InLibrary("async Task M() { await Task.Delay(1); }"), TestOptions.Default.WithBuildProperty("IsPackable", "false"));
 

@@ -141,6 +141,21 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             int M(Func<Task<int>> start) => start().[|Result|];
             async Task<int> Caller(Func<Task<int>> start) { await Task.Yield(); return M(start) + M(start); }
             """ },
+        { "a GetResult of a type that is no awaiter, or of an awaiter on a task it is handed", """
+            sealed class Job
+            {
+                private readonly Task<int> task;
+                public Job(Task<int> task) => this.task = task;
+                public int GetResult() => task.[|Result|];
+            }
+            sealed class Relay : System.Runtime.CompilerServices.INotifyCompletion
+            {
+                public bool IsCompleted => true;
+                public void OnCompleted(Action continuation) => continuation();
+                public int GetResult() => Other().[|Result|];
+                private static Task<int> Other() => Task.Run(() => 1);
+            }
+            """ },
         { "WaitHandle.WaitAny picked another handle than the task's", """
             int Pump(Task<int> read, WaitHandle closed)
             {
@@ -323,6 +338,25 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
         { "after an early return when not completed", """
             ValueTask<int> M(Task<int> t) { if (!t.IsCompletedSuccessfully) { return new ValueTask<int>(t); } return new ValueTask<int>(t.Result); }
+            """ },
+        { "the GetResult of an awaiter, on the task or awaiter it wraps (await calls it once complete)", """
+            struct Wrapped<T> : System.Runtime.CompilerServices.INotifyCompletion
+            {
+                private readonly Task<T> task;
+                private System.Runtime.CompilerServices.TaskAwaiter<T> Inner => task.GetAwaiter();
+                public Wrapped(Task<T> task) => this.task = task;
+                public bool IsCompleted => task.IsCompleted;
+                public void OnCompleted(Action continuation) => Inner.OnCompleted(continuation);
+                public T GetResult() => Inner.GetResult();
+            }
+            sealed class Flag : System.Runtime.CompilerServices.INotifyCompletion
+            {
+                private readonly Task task;
+                public Flag(Task task) => this.task = task;
+                public bool IsCompleted => task.IsCompleted;
+                public void OnCompleted(Action continuation) => task.ContinueWith(_ => continuation());
+                public void GetResult() => this.task.Wait();
+            }
             """ },
         { "stored awaiter checked with IsCompleted", """
             int M(Task<int> t) { var awaiter = t.GetAwaiter(); if (!awaiter.IsCompleted) { return -1; } return awaiter.GetResult(); }

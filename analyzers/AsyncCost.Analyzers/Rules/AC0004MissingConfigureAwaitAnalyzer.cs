@@ -18,9 +18,10 @@ namespace AsyncCost.Analyzers.Rules;
 /// <c>await using</c> (which CA2007 misses, roslyn-analyzers#4888). Anything already configured
 /// (ConfigureAwait(true), ConfigureAwaitOptions) and awaitables without ConfigureAwait (Task.Yield) are left alone, and
 /// so are the awaits that capture no context: of a task complete where it is made (it never suspends) and in the body of a
-/// lambda handed to Task.Run (a thread-pool thread has none), and ASP.NET Core request code (it has no context, whatever
-/// the project's packaging: <see cref="AspNetCoreRequestCode"/>). "Library" means one that publishes a package
-/// (<see cref="ProjectKind.PublishesPackage"/>): an application's own libraries run only under its hosts.
+/// lambda handed to Task.Run, a System.Threading.Timer or ThreadPool.QueueUserWorkItem (a thread-pool thread has none),
+/// and ASP.NET Core request code (it has no context, whatever the project's packaging: <see cref="AspNetCoreRequestCode"/>).
+/// "Library" means one that publishes a package (<see cref="ProjectKind.PublishesPackage"/>): an application's own
+/// libraries run only under its hosts.
 /// </summary>
 [DiagnosticAnalyzer(Microsoft.CodeAnalysis.LanguageNames.CSharp)]
 public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
@@ -67,6 +68,8 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
         private readonly INamedTypeSymbol? _asyncDisposable = compilation.GetTypeByMetadataName("System.IAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncDisposable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredAsyncDisposable");
         private readonly INamedTypeSymbol? _configuredAsyncEnumerable = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable`1");
+        private readonly INamedTypeSymbol? _timer = compilation.GetTypeByMetadataName("System.Threading.Timer");
+        private readonly INamedTypeSymbol? _threadPool = compilation.GetTypeByMetadataName("System.Threading.ThreadPool");
 
         public void AnalyzeAwait(OperationAnalysisContext context)
         {
@@ -126,12 +129,14 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
                 _ => _isLibrary
                     && !_uiTypes.IsUiType(context.ContainingSymbol.ContainingType)
                     && !_requestCode.Contains(context.Operation, context.ContainingSymbol),
-            } && !InTaskRunBody(context.Operation);
+            } && !InThreadPoolCallbackBody(context.Operation);
         }
 
-        // `Task.Run(async () => { await X(); })`: the lambda starts on a thread-pool thread, which has no context to
-        // capture, and every await in it resumes there. Only its own body: a lambda nested in it may run anywhere.
-        private bool InTaskRunBody(IOperation operation)
+        // `Task.Run(async () => { await X(); })`, `new Timer(async _ => await X(), …)`,
+        // `ThreadPool.QueueUserWorkItem(async _ => await X())`: the lambda starts on a thread-pool thread, which has no
+        // context to capture, and every await in it resumes there. Only its own body: a lambda nested in it may run
+        // anywhere. A method group handed over instead is not skipped: the method may be called elsewhere too.
+        private bool InThreadPoolCallbackBody(IOperation operation)
         {
             for (var current = operation.Parent; current is not null; current = current.Parent)
             {
@@ -140,12 +145,21 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
                     case ILocalFunctionOperation:
                         return false;
                     case IAnonymousFunctionOperation lambda:
-                        return lambda.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation { TargetMethod: { Name: "Run", IsStatic: true } run } } }
-                            && SymbolEqualityComparer.Default.Equals(run.ContainingType, types.Task);
+                        return lambda.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var callee } }
+                            && StartsOnThreadPool(callee);
                 }
             }
             return false;
         }
+
+        private bool StartsOnThreadPool(IOperation? callee) => callee switch
+        {
+            IInvocationOperation { TargetMethod: { Name: "Run", IsStatic: true } run } => SymbolEqualityComparer.Default.Equals(run.ContainingType, types.Task),
+            IInvocationOperation { TargetMethod: { Name: "QueueUserWorkItem" or "UnsafeQueueUserWorkItem", IsStatic: true } queue } =>
+                SymbolEqualityComparer.Default.Equals(queue.ContainingType, _threadPool),
+            IObjectCreationOperation { Constructor: { } constructor } => SymbolEqualityComparer.Default.Equals(constructor.ContainingType, _timer),
+            _ => false,
+        };
 
         // The mode is per file (.editorconfig sections), read once per tree rather than once per await.
         private static Mode ReadMode(SyntaxTree tree, AnalyzerOptions options) =>

@@ -82,7 +82,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             return;
         }
         var function = OperationScopes.FunctionSymbol(use.Operation, context.ContainingSymbol);
-        if (IsDeliberate(use, function, context, types))
+        if (IsDeliberate(use, function, context, types) || IsAwaiterGetResult(use, function, types))
         {
             return;
         }
@@ -189,6 +189,24 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
             && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
     }
+
+    // The GetResult of an awaiter wrapping a task or another awaiter (`public T GetResult() => this.inner.GetResult();`):
+    // `await` calls it only once IsCompleted is true or the continuation OnCompleted took has run, so its wait on what it
+    // wraps (a field or property of its own) finds it complete. A caller that skips the await pattern
+    // (`x.GetAwaiter().GetResult()`) blocks at that call, which is reported there.
+    private static bool IsAwaiterGetResult(BlockingUse use, IMethodSymbol? function, Types types) =>
+        function is { Name: "GetResult", IsStatic: false, Parameters.Length: 0, ContainingType: var awaiter }
+        && types.NotifyCompletion is { } notifyCompletion
+        && awaiter.AllInterfaces.Contains(notifyCompletion, SymbolEqualityComparer.Default)
+        && use.Operation switch
+        {
+            IPropertyReferenceOperation { Instance: { } waited } => IsOwnMember(waited),
+            IInvocationOperation { Instance: { } waited } => IsOwnMember(waited),
+            _ => false,
+        };
+
+    private static bool IsOwnMember(IOperation operation) => ConfigureAwaitCalls.SkipConversions(operation)
+        is IFieldReferenceOperation { Instance: IInstanceReferenceOperation } or IPropertyReferenceOperation { Instance: IInstanceReferenceOperation };
 
     // A dedicated thread's start (`new Thread(AppMain).Start(args)`, `new Thread(() => …)`) is that thread's edge, as Main is
     // the program's: blocking there holds only the thread made for it, never a pool thread, and no context runs there.
@@ -353,6 +371,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             TaskFactoryOfT = compilation.GetTypeByMetadataName("System.Threading.Tasks.TaskFactory`1");
             TimeSpan = compilation.GetTypeByMetadataName("System.TimeSpan");
             Unsafe = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.Unsafe");
+            NotifyCompletion = compilation.GetTypeByMetadataName("System.Runtime.CompilerServices.INotifyCompletion");
             var awaiters = ImmutableHashSet.CreateBuilder<INamedTypeSymbol>(SymbolEqualityComparer.Default);
             foreach (var name in new[]
             {
@@ -385,6 +404,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public INamedTypeSymbol? TaskFactoryOfT { get; }
         public INamedTypeSymbol? TimeSpan { get; }
         public INamedTypeSymbol? Unsafe { get; }
+        public INamedTypeSymbol? NotifyCompletion { get; }
         public ImmutableHashSet<INamedTypeSymbol> Awaiters { get; }
         public bool IsTestProject { get; }
         public bool IsLibrary { get; }
