@@ -30,7 +30,11 @@ fluentftp robinrodricks/FluentFTP e6d1f4e1
 garnet microsoft/garnet e508a4162
 quartz quartznet/quartznet d97e7822f
 coyote microsoft/coyote f2c135d20
-nats nats-io/nats.net 0033cfd7a"
+nats nats-io/nats.net 0033cfd7a
+netdaemon net-daemon/netdaemon e1682fd1
+eshop dotnet/eShop 5624ad5
+credprovider microsoft/artifacts-credprovider bca6c32
+cake cake-build/cake cc71d61e"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
