@@ -71,3 +71,6 @@ printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' 
 printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' > "$dest/sonarr/global.json"
 # Sonarr.Common pins Sentry 5.16.3, which the feed does not serve; 6.x renamed one enum member it uses.
 sed -i 's/BreadcrumbLevel\.Critical/BreadcrumbLevel.Fatal/' "$dest/sonarr/src/NzbDrone.Common/Instrumentation/Sentry/SentryTarget.cs"
+# Cake pins Spectre.Console.Cli 0.53.0, which the feed does not serve; 0.55 made Command<T>.Execute protected.
+sed -i 's/public override int Execute(CommandContext context, DefaultCommandSettings settings/protected override int Execute(CommandContext context, DefaultCommandSettings settings/' \
+  "$dest/cake/src/Cake/Commands/DefaultCommand.cs"
