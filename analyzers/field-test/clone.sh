@@ -30,7 +30,11 @@ fluentftp robinrodricks/FluentFTP e6d1f4e1
 garnet microsoft/garnet e508a4162
 quartz quartznet/quartznet d97e7822f
 coyote microsoft/coyote f2c135d20
-nats nats-io/nats.net 0033cfd7a"
+nats nats-io/nats.net 0033cfd7a
+netdaemon net-daemon/netdaemon e1682fd1
+eshop dotnet/eShop 5624ad5
+credprovider microsoft/artifacts-credprovider bca6c32
+cake cake-build/cake cc71d61e"
 while read -r short slug commit; do
   url=${template//\{owner\}/${slug%/*}}; url=${url//\{name\}/${slug#*/}}
   if [ ! -d "$dest/$short/.git" ]; then
@@ -67,3 +71,6 @@ printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' 
 printf '{ "sdk": { "version": "10.0.100", "rollForward": "latestFeature" } }\n' > "$dest/sonarr/global.json"
 # Sonarr.Common pins Sentry 5.16.3, which the feed does not serve; 6.x renamed one enum member it uses.
 sed -i 's/BreadcrumbLevel\.Critical/BreadcrumbLevel.Fatal/' "$dest/sonarr/src/NzbDrone.Common/Instrumentation/Sentry/SentryTarget.cs"
+# Cake pins Spectre.Console.Cli 0.53.0, which the feed does not serve; 0.55 made Command<T>.Execute protected.
+sed -i 's/public override int Execute(CommandContext context, DefaultCommandSettings settings/protected override int Execute(CommandContext context, DefaultCommandSettings settings/' \
+  "$dest/cake/src/Cake/Commands/DefaultCommand.cs"

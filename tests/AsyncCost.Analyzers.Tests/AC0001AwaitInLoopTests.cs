@@ -569,6 +569,20 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Does_not_flag_entries_read_one_after_another_out_of_one_archive() =>
+        Verify.VerifyAsync(Code("""
+                async Task M(System.IO.Compression.ZipArchive archive, string directory)
+                {
+                    foreach (var entry in archive.Entries)
+                    {
+                        await using var entryStream = entry.Open();
+                        await using var file = File.OpenWrite(Path.Combine(directory, entry.FullName));
+                        await entryStream.CopyToAsync(file);
+                    }
+                }
+            """));
+
+    [Fact]
     public Task Does_not_flag_each_event_invocator_called_in_turn() =>
         Verify.VerifyAsync(Code("""
                 async Task M(List<Invocator> handlers, EventArgs e)

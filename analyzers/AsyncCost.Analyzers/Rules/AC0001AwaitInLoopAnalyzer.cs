@@ -421,7 +421,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 switch (current)
                 {
                     case ILocalReferenceOperation local when loop.Locals.Contains(local.Local, SymbolEqualityComparer.Default):
-                        return loop is IForEachLoopOperation;
+                        return loop is IForEachLoopOperation forEach && !EnumeratesOrderedResource(forEach);
                     case ILocalReferenceOperation local when BodyLocals.Contains(local.Local):
                         return IsCreatedPerIteration(local.Local, varying);
                     case IArrayElementReferenceOperation element:
@@ -909,7 +909,19 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             return false;
         }
 
-        private static bool IsOrderedResourceType(ITypeSymbol? type)
+        // The elements are views of one ordered resource of a known type (a ZipArchive's entries, a DbDataReader's
+        // records): each element's streams read or write that one resource, so the iterations share it. Known types
+        // only: a name that merely ends in Session or Context may well hand out independent objects.
+        private static bool EnumeratesOrderedResource(IForEachLoopOperation forEach)
+        {
+            var collection = ConfigureAwaitCalls.SkipConversions(forEach.Collection);
+            return IsOrderedResourceType(collection.Type, IsKnownOrderedResourceName)
+                || collection is IMemberReferenceOperation { Instance: { } owner } && IsOrderedResourceType(owner.Type, IsKnownOrderedResourceName);
+        }
+
+        private static bool IsOrderedResourceType(ITypeSymbol? type) => IsOrderedResourceType(type, IsOrderedResourceName);
+
+        private static bool IsOrderedResourceType(ITypeSymbol? type, System.Func<INamedTypeSymbol, bool> isOrderedResourceName)
         {
             if (type is null)
             {
@@ -917,12 +929,12 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             }
             for (var current = type as INamedTypeSymbol; current is not null; current = current.BaseType)
             {
-                if (IsOrderedResourceName(current))
+                if (isOrderedResourceName(current))
                 {
                     return true;
                 }
             }
-            return type.AllInterfaces.Any(IsOrderedResourceName);
+            return type.AllInterfaces.Any(isOrderedResourceName);
         }
 
         private static bool IsOrderedResourceName(INamedTypeSymbol type)
@@ -934,8 +946,11 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                     return true;
                 }
             }
-            return type.ContainingNamespace is { IsGlobalNamespace: false } ns && OrderedResourceTypeNames.Contains(ns.ToDisplayString() + "." + type.MetadataName);
+            return IsKnownOrderedResourceName(type);
         }
+
+        private static bool IsKnownOrderedResourceName(INamedTypeSymbol type) =>
+            type.ContainingNamespace is { IsGlobalNamespace: false } ns && OrderedResourceTypeNames.Contains(ns.ToDisplayString() + "." + type.MetadataName);
 
         // An object a call can change, so that calls sharing it are ordered: an array, a collection, or a class of this
         // compilation with a writable field (a position, a length, a flag). Strings, delegates and value types cannot be.

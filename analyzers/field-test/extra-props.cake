@@ -1,0 +1,1 @@
+-p:FieldRelaxRestore=true
