@@ -84,8 +84,45 @@ internal static class HtmlReport
         }
         html.Append("</tbody></table></div><p class=\"note\">Bars of a row share one scale; an estimate's whisker spans its 95 % bound. A change is named only "
             + "outside both runs' bounds and beyond the threshold, and only of throughput and the costs per operation the verdict names.</p></section>\n");
+        if (comparison.FindingTimes is { } findingTimes)
+        {
+            html.Append(FindingTimes(findingTimes, comparison));
+        }
+
         page.Raw(html.ToString());
         page.Write(output);
+    }
+
+    /// <summary>The first run's findings, each with its time in both runs as bars on one scale and what became of it.</summary>
+    private static string FindingTimes(FindingTimesCompared findingTimes, Comparison comparison)
+    {
+        var html = new StringBuilder();
+        html.Append("<section id=\"finding-times\"><h2>").Append(HtmlPage.Encode(FindingTimesCompared.Title(comparison.Basis))).Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
+            .Append(HtmlPage.Header("#", numeric: true)).Append(HtmlPage.Header("Rule", numeric: false)).Append(HtmlPage.Header("Where", numeric: false))
+            .Append(HtmlPage.Header("Cost in", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
+            .Append(HtmlPage.Header("Change", numeric: false)).Append("</tr></thead><tbody>");
+        foreach (var change in findingTimes.Changes)
+        {
+            var row = change.Before;
+            var tag = change.Change switch
+            {
+                TimeChange.Gone or TimeChange.Reduced => "change",
+                TimeChange.Increased => "change worse",
+                _ => "noise",
+            };
+            var scale = HtmlPage.Scale([row.Time.Milliseconds, change.After.Milliseconds]);
+            html.Append(CultureInfo.InvariantCulture, $"<tr{(tag.StartsWith("change", StringComparison.Ordinal) ? " class=\"change\"" : "")}><td class=\"num\">{row.Rank}</td>")
+                .Append(CultureInfo.InvariantCulture, $"<td>{HtmlPage.Encode(row.Finding.RuleId)}</td><td title=\"{HtmlPage.Encode(row.Finding.FilePath ?? "")}\">")
+                .Append(HtmlPage.DottedName(HotFindingsDocument.Location(row.Finding))).Append("</td><td class=\"method\">")
+                .Append(HtmlPage.DottedName(findingTimes.CostIn(change))).Append("</td>")
+                .Append(HtmlPage.BarCell(row.Time.Milliseconds, scale, Numbers.Time, row.Time.Explanation))
+                .Append(HtmlPage.BarCell(change.Change == TimeChange.NotObservable ? null : change.After.Milliseconds, scale, Numbers.Time, change.After.Explanation,
+                    FindingTimesCompared.AfterText(change)))
+                .Append(CultureInfo.InvariantCulture, $"<td><span class=\"tag {tag}\">{HtmlPage.Encode(FindingTimesCompared.ChangeText(change))}</span>")
+                .Append("<div class=\"note\">").Append(HtmlPage.Encode(change.Reason)).Append("</div></td></tr>");
+        }
+
+        return html.Append("</tbody></table></div><p class=\"note\">").Append(HtmlPage.Encode(findingTimes.Note(comparison.Basis, comparison.ThresholdText))).Append("</p></section>\n").ToString();
     }
 
     private static string Findings(HotFindingsReport hot, IReadOnlyList<MethodCost> rows)
