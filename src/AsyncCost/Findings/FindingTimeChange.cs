@@ -91,7 +91,8 @@ public static class FindingTimeChanges
         }
         if (before.Time.LowerBound > 0 && now.Value + now.ErrorBound <= GoneFraction * before.Time.LowerBound)
         {
-            return Change(TimeChange.Gone, Text($"What is left, {Bound(now)} at most, is under {GoneFraction:P0} of the {before.Time.LowerBound:G3} ms the first run proved."));
+            return Change(TimeChange.Gone, Text(
+                $"What is left, {FindingTimes.Milliseconds(now.Value + now.ErrorBound)} at most, is under {GoneFraction:P0} of the {FindingTimes.Milliseconds(before.Time.LowerBound)} the first run proved."));
         }
         var difference = new FigureDifference(was, now);
         return !difference.IsChangeBeyond(threshold)
@@ -134,8 +135,6 @@ public static class FindingTimeChanges
         MeasurementPasses.Hops => "hop pass",
         _ => "cpu pass",
     };
-
-    private static string Bound(Figure figure) => Text($"{figure.Value + figure.ErrorBound:G3} ms");
 
     private static string Text(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }
