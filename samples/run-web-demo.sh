@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's web job: build samples/WebShop and its Fixed twin with the AsyncCost analyzers (findings to SARIF), start
 # each as a real Kestrel service on a free loopback port, drive a bounded loopback load at /checkout, attach with
-# `dotnet-asynccost collect -p PID --sarif`, print the hot findings, stop the service. Fails if the costly service's top
-# finding did not run or the Fixed twin has findings.
+# `dotnet-asynccost collect -p PID --sarif`, print the hot findings, stop the service; then compare the two runs, with
+# WebShop's findings timed in both. Fails if the costly service's top finding did not run, the Fixed twin has findings,
+# or the comparison has no time in both runs for the loop at Checkout.cs:16.
 # Usage: bash samples/run-web-demo.sh [seconds recorded per service]   (default 12: 4 s per pass, allocations, hops and cpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,9 +76,20 @@ for sample in WebShop WebShop.Fixed; do
   stop_service
 done
 
-# The story must hold: the costly service's top finding ran; the twin has no findings.
+# The Fixed twin's code has no findings, so compare takes WebShop's (--sarif) and looks their cost-in methods up in the
+# twin's run. Attached services know no operations: the comparison is per second of recording, both under the same load.
+step "before and after: dotnet-asynccost compare, with WebShop's findings timed in both runs"
+"${tool[@]}" compare "$out/WebShop.json" "$out/WebShop.Fixed.json" --sarif "$out/WebShop.sarif" | tee "$out/compare.txt"
+"${tool[@]}" compare "$out/WebShop.json" "$out/WebShop.Fixed.json" --sarif "$out/WebShop.sarif" --format json >"$out/compare.json"
+"${tool[@]}" compare "$out/WebShop.json" "$out/WebShop.Fixed.json" --sarif "$out/WebShop.sarif" --format html >"$out/compare.html"
+echo "The comparison as a page: $out/compare.html"
+
+# The story must hold: the costly service's top finding ran; the twin has no findings; the loop's time is measured in both.
 top=$(jq -r '.findings[0] | "\(.finding.ruleId) \(.finding.methodKey) exercised=\(.exercised)"' "$out/WebShop.json")
 echo "top finding of WebShop: $top"
 [[ "$top" == *"exercised=true" ]] || fail "WebShop's top finding was not exercised"
 [[ $(jq '.findings | length' "$out/WebShop.Fixed.json") == 0 ]] || fail "the Fixed twin has AsyncCost findings in its report"
 if grep -q '"ruleId": "AC' "$out/WebShop.Fixed.sarif"; then fail "the Fixed twin has AsyncCost findings"; fi
+loop=$(jq -r '.findingTimes[] | select(.ruleId == "AC0001" and .line == 16) | .change' "$out/compare.json")
+echo "AC0001 at Checkout.cs:16 in WebShop.Fixed: ${loop:-no row}"
+[[ -n "$loop" && "$loop" != notObservable ]] || fail "compare has no time of AC0001 at Checkout.cs:16 in both runs"

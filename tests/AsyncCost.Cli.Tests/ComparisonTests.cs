@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using AsyncCost.Cli.Tests.Infrastructure;
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Tests;
@@ -285,6 +286,67 @@ public sealed class ComparisonTests
         Assert.Equal("perSecond", (string)cut["basis"]!);
         Assert.True((double)JsonFigure(cut, "asyncMethodBytes")["before"]!["value"]! > 0);
         Assert.StartsWith("No verdict on cost: costly-cut and fixed-cut recorded for a time, not a known number of operations", (string)cut["summary"]!, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_first_runs_findings_are_timed_in_both_runs_in_the_table_the_json_and_the_page()
+    {
+        // WebShop's loop (its cost in Stock.ReserveAsync) and its blocking wait; the Fixed twin's code has neither finding.
+        var loop = new AnalyzerFinding("AC0001", "warning", "await in a loop", "/repo/samples/WebShop/Checkout.cs", 16, 13, "WebShop.Checkout.CheckoutAsync", FindingCostKind.Hops)
+        {
+            CostMethodKeys = ["WebShop.Stock.ReserveAsync"],
+        };
+        var blocking = new AnalyzerFinding("AC0006", "warning", "blocks on a task", "/repo/samples/WebShop/Checkout.cs", 20, 24, "WebShop.Checkout.CheckoutAsync", FindingCostKind.Blocking);
+        AsyncCostReport Shop(long reserveCalls, double reserveMs, double blockedMs, long waits) => Run(Estimate(102_400, 5_120), 1_200, 6_000) with
+        {
+            Methods =
+            [
+                new MethodCost
+                {
+                    MethodKey = "WebShop.Checkout.CheckoutAsync", DisplayName = "WebShop.Checkout.CheckoutAsync", BlockingWaits = Figure.Exact(waits, FigureSource.HopPass),
+                    BlockedMilliseconds = Figure.Exact(blockedMs, FigureSource.HopPass), LongestBlockedMilliseconds = waits > 0 ? 2 : null,
+                },
+                new MethodCost
+                {
+                    MethodKey = "WebShop.Stock.ReserveAsync", DisplayName = "WebShop.Stock.ReserveAsync", SuspendingCalls = Figure.Exact(reserveCalls, FigureSource.HopPass),
+                    ElapsedMilliseconds = new Figure { Value = reserveMs, ErrorBound = reserveMs * 0.05, Samples = reserveCalls, Sampled = true, Source = FigureSource.HopPass },
+                },
+            ],
+        };
+        var costly = Shop(reserveCalls: 4_000, reserveMs: 8_000, blockedMs: 2_000, waits: 1_000);
+        var fixedTwin = Shop(reserveCalls: 1_000, reserveMs: 2_000, blockedMs: 0, waits: 0);
+
+        var comparison = Comparison.Create("WebShop.json", costly, "WebShop.Fixed.json", fixedTwin, Operations, findings: [blocking, loop]);
+
+        // Per operation of the 200 given: 40 ms of stock round trips per checkout, 10 in the twin; 10 ms blocked, none.
+        var table = Table(comparison);
+        Assert.Contains("The first run's findings, their time per operation", table, StringComparison.Ordinal);
+        Assert.Matches(@"1\s+AC0001\s+Checkout\.cs:16\s+elapsed: WebShop\.Stock\.ReserveAsync\s+~40\.0 ms ±5\.0%\s+~10\.0 ms ±5\.0%\s+reduced 0\.25×", table);
+        Assert.Matches(@"2\s+AC0006\s+Checkout\.cs:20\s+blocked: WebShop\.Checkout\.CheckoutAsync\s+10\.0 ms\s+0 ms\s+gone", table);
+        var times = JsonNode.Parse(comparison.Json())!["findingTimes"]!.AsArray();
+        Assert.Equal(["reduced", "gone"], times.Select(t => (string)t!["change"]!));
+        Assert.Equal(0.25, (double)times[0]!["ratio"]!, 9);
+        Assert.Equal(["WebShop.Stock.ReserveAsync"], times[0]!["costIn"]!.AsArray().Select(k => (string)k!));
+        Assert.Equal(("calleeElapsed", "operation"), ((string)times[0]!["basis"]!, (string)times[0]!["per"]!));
+        using (var page = new StringWriter())
+        {
+            HtmlReport.Write(comparison, page);
+            Assert.Contains("<section id=\"finding-times\">", page.ToString(), StringComparison.Ordinal);
+            Assert.Contains("reduced 0.25×", System.Net.WebUtility.HtmlDecode(page.ToString()), StringComparison.Ordinal);
+        }
+
+        using var narrow = new StringWriter();
+        ConsoleTableWriter.Write(comparison.Document(), narrow, isTerminal: false, width: 80);
+        Assert.All(narrow.ToString().Split('\n'), l => Assert.True(l.TrimEnd('\r').Length <= 80, $"{l.Length} > 80: {l}"));
+
+        // The other way round the time increases; a time moves with the machine's load, so the gate never fails on it.
+        var reversed = Comparison.Create("WebShop.Fixed.json", fixedTwin, "WebShop.json", costly, Operations, findings: [blocking, loop]);
+        Assert.Equal([TimeChange.Increased, TimeChange.Increased], reversed.FindingTimes!.Changes.Select(c => c.Change));
+        Assert.Empty(reversed.Regressions);
+        // Without operations, per second of each run's hop pass.
+        var perSecond = Comparison.Create("WebShop.json", costly, "WebShop.Fixed.json", fixedTwin, operations: null, findings: [blocking, loop]);
+        Assert.Equal(8_000 / 3.0, perSecond.FindingTimes!.Changes[0].Before.Time.Milliseconds!.Value, 9);
+        Assert.Contains("The first run's findings, their time per second of recording", Table(perSecond), StringComparison.Ordinal);
     }
 
     private static JsonNode JsonFigure(JsonNode comparison, string key) =>

@@ -73,6 +73,38 @@ public sealed class WebServiceTraceTests
     }
 
     [Fact]
+    public async Task Compare_times_the_first_runs_findings_in_the_second_run_and_says_not_observable_without_the_pass_that_timed_them()
+    {
+        using var directory = new TemporaryDirectory("asynccost-compare-findings-");
+        var hot = await HotFindingsAsync();
+        // The report with its ranked findings (what -o keeps beside a --sarif report), the same run without them, and a run of
+        // the allocation pass alone.
+        var withFindings = directory.File("webshop.json");
+        await File.WriteAllTextAsync(withFindings, hot.ToJsonString());
+        var plain = directory.File("plain.json");
+        await File.WriteAllTextAsync(plain, hot["measured"]!.ToJsonString());
+        var allocationsOnly = directory.File("allocations.json");
+        var allocations = await ChildProcess.RunToolAsync("report", Traces[0], "--format", "json");
+        Assert.True(allocations.ExitCode == 0, allocations.ToString());
+        await File.WriteAllTextAsync(allocationsOnly, allocations.StandardOutput);
+
+        // The same run twice, the findings from the first report: each finding it timed, in its rank, unchanged.
+        var same = await ChildProcess.RunToolAsync("compare", withFindings, withFindings, "--format", "json");
+        Assert.True(same.ExitCode == 0, same.ToString());
+        var times = JsonNode.Parse(same.StandardOutput)!["findingTimes"]!.AsArray();
+        var timed = hot["findings"]!.AsArray().Where(f => f!["time"]!["milliseconds"] is not null).Select(f => (int)f!["rank"]!);
+        Assert.Equal(timed, times.Select(t => (int)t!["rank"]!));
+        Assert.Contains(times, t => (string)t!["ruleId"]! == "AC0001" && (int)t["line"]! == 16 && (string)t["basis"]! == "calleeElapsed");
+        Assert.All(times, t => Assert.Equal(("unchanged", "secondOfRecording"), ((string)t!["change"]!, (string)t["per"]!)));
+
+        // A plain first report and the SARIF log, against a run without the hop pass: no elapsed time or time blocked there.
+        var withoutHops = await ChildProcess.RunToolAsync("compare", plain, allocationsOnly, "--sarif", Sarif);
+        Assert.True(withoutHops.ExitCode == 0, withoutHops.ToString());
+        Assert.Matches(@"\n  [12]  AC0001  Checkout\.cs:16 .+ not observable  not observable\n", withoutHops.StandardOutput.ReplaceLineEndings("\n"));
+        Assert.All(withoutHops.StandardOutput.ReplaceLineEndings("\n").Split('\n'), l => Assert.True(l.Length <= 80, $"{l.Length} > 80: {l}"));
+    }
+
+    [Fact]
     public async Task The_sync_completing_findings_are_measured_or_say_why_they_are_not_observable_never_not_exercised()
     {
         var hot = await HotFindingsAsync();

@@ -31,9 +31,9 @@ internal static class CommonOptions
         CustomParser = ParseFormat,
     };
 
-    public static Option<string[]> Sarif() => new("--sarif")
+    public static Option<string[]> Sarif(string? description = null) => new("--sarif")
     {
-        Description = "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
+        Description = description ?? "Rank the AsyncCost analyzer findings of this SARIF log (dotnet build -p:ErrorLog=build.sarif%2Cversion=2.1) "
             + "by what their methods cost in this measurement; findings no pass could measure are listed last, as not observable or (their method never ran) not exercised. "
             + "Repeat it for several logs (one per project), or name a folder for every *.sarif in it.",
         HelpName = "build.sarif|folder",

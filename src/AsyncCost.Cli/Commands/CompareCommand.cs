@@ -3,6 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using AsyncCost.Cli.Rendering;
 using AsyncCost.Cli.Terminal;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Commands;
@@ -14,10 +15,12 @@ internal static class CompareCommand
         [
             "dotnet-asynccost compare before.json after.json",
             "dotnet-asynccost compare costly.json fixed.json --operations 400 --format markdown",
+            "dotnet-asynccost compare costly.json fixed.json --sarif costly.sarif",
             "dotnet-asynccost compare main.json pr.json --fail-on-regression --threshold 25 --annotations github",
             "dotnet-asynccost compare asynccost-budget.json pr.json --fail-on-regression",
         ],
-        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge],
+        [ExitCode.Success, ExitCode.UsageError, ExitCode.ReportFileInvalid, ExitCode.RegressionFound, ExitCode.NothingToJudge, ExitCode.FindingsFileNotFound,
+            ExitCode.FindingsFileInvalid],
         "The comparison was written (with --fail-on-regression: no figure got worse beyond its bound and the threshold).");
 
     public static Command Create()
@@ -53,12 +56,15 @@ internal static class CompareCommand
             HelpName = "github",
         };
         annotations.AcceptOnlyFromAmong("github");
+        var sarif = CommonOptions.Sarif("Show the time of the AsyncCost analyzer findings of this SARIF log, the first run's code's, in both runs: "
+            + "each finding the first run timed, its basis measured again in the second (gone, reduced, unchanged, increased or not observable). "
+            + "Without it, the findings a first report written with --sarif holds. Repeat it for several logs, or name a folder for every *.sarif in it.");
         var format = CommonOptions.Format();
         var wide = CommonOptions.Wide();
         var command = new Command("compare", "Show two measured runs side by side: throughput, bytes, hops, work items and context switches, per operation "
             + "when the operations are known (--operations, or each report's own counts), else per second of recording (no verdict then).")
         {
-            before, after, operations, threshold, failOnRegression, annotations, format, wide,
+            before, after, operations, threshold, failOnRegression, annotations, sarif, format, wide,
         };
         command.SetAction(parse =>
         {
@@ -71,11 +77,18 @@ internal static class CompareCommand
                 throw new CliException(ExitCode.UsageError, "--annotations writes to stdout beside a table or markdown report, not inside json, csv or html.");
             }
 
+            var sarifPaths = parse.GetValue(sarif) ?? [];
             var first = ReadObject(beforePath);
+            if (IsBudget(first) && sarifPaths.Length > 0)
+            {
+                throw new CliException(ExitCode.UsageError, "--sarif compares the findings' time in two runs; a budget file is no run.");
+            }
+
             var run = ReadReport(afterPath, ReadObject(afterPath));
             var comparison = IsBudget(first)
                 ? Comparison.AgainstBudget(beforePath, ReadBudget(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100)
-                : Comparison.Create(beforePath, ReadReport(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100);
+                : Comparison.Create(beforePath, ReadReport(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100,
+                    sarifPaths.Length > 0 ? ReadSarif(sarifPaths) : ReadFindings(beforePath, first));
             switch (chosenFormat)
             {
                 case ReportFormat.Markdown:
@@ -117,6 +130,31 @@ internal static class CompareCommand
         catch (JsonException e)
         {
             throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is not JSON (line {e.LineNumber + 1}, byte {e.BytePositionInLine + 1}).");
+        }
+    }
+
+    /// <summary>The findings of the SARIF logs, their warnings on stderr (as 'report --sarif' does).</summary>
+    private static IReadOnlyList<AnalyzerFinding> ReadSarif(IReadOnlyList<string> paths)
+    {
+        var sarif = SarifFindingsReader.ReadAll(paths);
+        foreach (var warning in sarif.Warnings)
+        {
+            ErrorOutput.WriteLine($"dotnet-asynccost: warning: {warning.Message}");
+        }
+
+        return sarif.Findings;
+    }
+
+    /// <summary>The findings a report written with --sarif holds, or null for a plain report.</summary>
+    private static IReadOnlyList<AnalyzerFinding>? ReadFindings(string path, JsonObject root)
+    {
+        try
+        {
+            return HotFindingsJson.FindingsOf(root);
+        }
+        catch (JsonException e)
+        {
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: its findings are not this tool's ({e.Message}).");
         }
     }
 

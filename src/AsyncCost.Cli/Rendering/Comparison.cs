@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
@@ -84,8 +85,9 @@ internal sealed class Comparison
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
-        (long? Before, long? After) runOperations, (string Before, string After) headings)
+        (long? Before, long? After) runOperations, (string Before, string After) headings, FindingTimesCompared? findingTimes = null)
     {
+        FindingTimes = findingTimes;
         Headings = headings;
         BeforeName = beforeName;
         AfterName = afterName;
@@ -110,6 +112,9 @@ internal sealed class Comparison
 
     public IReadOnlyList<ComparedFigure> Figures { get; }
 
+    /// <summary>The first run's analyzer findings with their time in both runs, when compare was given them; null otherwise.</summary>
+    public FindingTimesCompared? FindingTimes { get; }
+
     /// <summary>What the two columns are: ("Before", "After"), or ("Budget", "Measured") against a budget file.</summary>
     public (string Before, string After) Headings { get; }
 
@@ -127,8 +132,9 @@ internal sealed class Comparison
     /// </summary>
     /// <param name="operations">How many operations each run did (positive), or null to use the reports' own counts.</param>
     /// <param name="threshold">The smallest relative change judged (see <see cref="Threshold"/>).</param>
+    /// <param name="findings">The analyzer findings of the first run's code, whose time is shown in both runs; null for none.</param>
     public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations,
-        double threshold = FigureDifference.RunToRunTolerance)
+        double threshold = FigureDifference.RunToRunTolerance, IReadOnlyList<AnalyzerFinding>? findings = null)
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
@@ -167,7 +173,17 @@ internal sealed class Comparison
 
         figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
             Figure.Exact(after.Duration.TotalSeconds, FigureSource.OperatingSystem)));
-        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null), ("Before", "After"));
+        // A finding's time is per operation when every pass of its report knows its operations, else per second: each report
+        // is given the comparison's basis, so both times are on it.
+        AsyncCostReport OnComparisonBasis(AsyncCostReport report) =>
+            report with { Passes = [.. report.Passes.Select(p => p with { Operations = perOperation ? operations ?? p.Operations : null })] };
+        FindingTimesCompared? findingTimes = null;
+        if (findings is not null)
+        {
+            var beforeOnBasis = OnComparisonBasis(before);
+            findingTimes = new(beforeOnBasis, FindingTimeChanges.Between(findings, beforeOnBasis, OnComparisonBasis(after), threshold), findings.Count);
+        }
+        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null), ("Before", "After"), findingTimes);
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
     }
@@ -387,7 +403,8 @@ internal sealed class Comparison
             table.AddRow(figure.Name, Numbers.Figure(figure.Before, figure.Format), Numbers.Figure(figure.After, figure.Format), RatioCell(figure));
         }
 
-        return new TextDocument("AsyncCost comparison", [$"{Headings.Before}: {BeforeName}", $"{Headings.After}: {AfterName}"], [table]) { Conclusion = Summary() };
+        return new TextDocument("AsyncCost comparison", [$"{Headings.Before}: {BeforeName}", $"{Headings.After}: {AfterName}"],
+            FindingTimes is null ? [table] : [table, FindingTimes.Table(Basis, ThresholdText)]) { Conclusion = Summary() };
     }
 
     /// <summary>The comparison for scripts and spreadsheets (csv): plain invariant numbers, empty for a missing figure.</summary>
@@ -437,6 +454,7 @@ internal sealed class Comparison
             ["threshold"] = Threshold,
             ["figures"] = figures,
             ["regressions"] = new JsonArray([.. Regressions.Select(f => (JsonNode)f.Key)]),
+            ["findingTimes"] = FindingTimes?.Json(),
             ["summary"] = Summary(),
         }.ToJsonString(AsyncCostReportJson.Options);
     }
@@ -445,7 +463,7 @@ internal sealed class Comparison
     internal static string JudgementName(Judgement judgement) => JsonNamingPolicy.CamelCase.ConvertName(judgement.ToString());
 
     /// <summary>A figure: its value, kind ("exact", "estimate", or "loadDependent" for a count the machine's load moves) and bound.</summary>
-    private static JsonObject? FigureJson(Figure? figure, bool loadDependent) => figure is null ? null : new JsonObject
+    internal static JsonObject? FigureJson(Figure? figure, bool loadDependent) => figure is null ? null : new JsonObject
     {
         ["value"] = figure.Value,
         ["kind"] = loadDependent ? "loadDependent" : ReportDocument.KindName(figure.Kind),

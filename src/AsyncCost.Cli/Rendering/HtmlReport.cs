@@ -84,8 +84,45 @@ internal static class HtmlReport
         }
         html.Append("</tbody></table></div><p class=\"note\">Bars of a row share one scale; an estimate's whisker spans its 95 % bound. A change is named only "
             + "outside both runs' bounds and beyond the threshold, and only of throughput and the costs per operation the verdict names.</p></section>\n");
+        if (comparison.FindingTimes is { } findingTimes)
+        {
+            html.Append(FindingTimes(findingTimes, comparison));
+        }
+
         page.Raw(html.ToString());
         page.Write(output);
+    }
+
+    /// <summary>The first run's findings, each with its time in both runs as bars on one scale and what became of it.</summary>
+    private static string FindingTimes(FindingTimesCompared findingTimes, Comparison comparison)
+    {
+        var html = new StringBuilder();
+        html.Append("<section id=\"finding-times\"><h2>").Append(HtmlPage.Encode(FindingTimesCompared.Title(comparison.Basis))).Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
+            .Append(HtmlPage.Header("#", numeric: true)).Append(HtmlPage.Header("Rule", numeric: false)).Append(HtmlPage.Header("Where", numeric: false))
+            .Append(HtmlPage.Header("Cost in", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
+            .Append(HtmlPage.Header("Change", numeric: false)).Append("</tr></thead><tbody>");
+        foreach (var change in findingTimes.Changes)
+        {
+            var row = change.Before;
+            var tag = change.Change switch
+            {
+                TimeChange.Gone or TimeChange.Reduced => "change",
+                TimeChange.Increased => "change worse",
+                _ => "noise",
+            };
+            var scale = HtmlPage.Scale([row.Time.Milliseconds, change.After.Milliseconds]);
+            html.Append(CultureInfo.InvariantCulture, $"<tr{(tag.StartsWith("change", StringComparison.Ordinal) ? " class=\"change\"" : "")}><td class=\"num\">{row.Rank}</td>")
+                .Append(CultureInfo.InvariantCulture, $"<td>{HtmlPage.Encode(row.Finding.RuleId)}</td><td title=\"{HtmlPage.Encode(row.Finding.FilePath ?? "")}\">")
+                .Append(HtmlPage.DottedName(HotFindingsDocument.Location(row.Finding))).Append("</td><td class=\"method\">")
+                .Append(HtmlPage.DottedName(findingTimes.CostIn(change))).Append("</td>")
+                .Append(TimeCell(row.Time.Milliseconds, scale, row.Time.Explanation, Numbers.Time(row.Time.Milliseconds)))
+                .Append(TimeCell(change.Change == TimeChange.NotObservable ? null : change.After.Milliseconds, scale, change.After.Explanation,
+                    FindingTimesCompared.AfterText(change)))
+                .Append(CultureInfo.InvariantCulture, $"<td><span class=\"tag {tag}\">{HtmlPage.Encode(FindingTimesCompared.ChangeText(change))}</span>")
+                .Append("<div class=\"note\">").Append(HtmlPage.Encode(change.Reason)).Append("</div></td></tr>");
+        }
+
+        return html.Append("</tbody></table></div><p class=\"note\">").Append(HtmlPage.Encode(findingTimes.Note(comparison.Basis, comparison.ThresholdText))).Append("</p></section>\n").ToString();
     }
 
     private static string Findings(HotFindingsReport hot, IReadOnlyList<MethodCost> rows)
@@ -114,10 +151,7 @@ internal static class HtmlReport
             var method = (costKey is not null && keys.Contains(costKey)
                 ? $"<a href=\"#{MethodAnchor(costKey)}\">{HtmlPage.DottedName(name)}</a>"
                 : HtmlPage.DottedName(name)) + (costKeys.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" +{costKeys.Count - 1}") : "");
-            // A measured zero with no bound (no call suspended, no wait seen) has no bar to draw: it reads "0 ms".
-            var timeCell = time.Milliseconds is { } ms && (ms.Value > 0 || ms.ErrorBound > 0)
-                ? HtmlPage.BarCell(ms, timeScale, Numbers.Time, time.Explanation)
-                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{(time.Milliseconds is null ? -1 : 0)}\">{HtmlPage.Encode(HotFindingsDocument.TimeText(row))}</td>");
+            var timeCell = TimeCell(time.Milliseconds, timeScale, time.Explanation, HotFindingsDocument.TimeText(row));
             var proves = time.Milliseconds is null ? "<td class=\"num\" data-v=\"-1\"></td>"
                 : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{time.LowerBound:R}\">{HtmlPage.Encode(Numbers.Time(time.LowerBound))}")
                     + (time.FewEvents ? string.Create(CultureInfo.InvariantCulture, $" <span class=\"tag\">{time.Events:N0} {HtmlPage.Encode(time.EventName)}</span>") : "") + "</td>";
@@ -134,6 +168,13 @@ internal static class HtmlReport
             .Append(HtmlPage.Encode(BenchmarkedCosts.Machine)).Append(".</p></section>\n");
         return html.ToString();
     }
+
+    /// <summary>A finding's time as a bar; a measured zero with no bound (no call suspended, no wait seen) has no bar to draw
+    /// and reads as <paramref name="text"/> ("0 ms"), as does a missing time ("not observable").</summary>
+    private static string TimeCell(Figure? milliseconds, double scale, string title, string text) =>
+        milliseconds is { } ms && (ms.Value > 0 || ms.ErrorBound > 0)
+            ? HtmlPage.BarCell(ms, scale, Numbers.Time, title)
+            : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{(milliseconds is null ? -1 : 0)}\">{HtmlPage.Encode(text)}</td>");
 
     private static string Methods(AsyncCostReport report, IReadOnlyList<MethodCost> rows)
     {

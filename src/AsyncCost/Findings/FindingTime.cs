@@ -245,7 +245,7 @@ public static class FindingTimes
     private static string Text(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 
     // A time in the explanation: milliseconds, or microseconds below one.
-    private static string Milliseconds(double ms) => ms >= 1 || ms == 0 ? Text($"{ms:N1} ms") : Text($"{ms * 1000:N1} µs");
+    internal static string Milliseconds(double ms) => ms >= 1 || ms == 0 ? Text($"{ms:N1} ms") : Text($"{ms * 1000:N1} µs");
 
     /// <summary>What a report's times are per: operations when every pass knew its own, else the seconds each pass stood for.</summary>
     private sealed class TimeScale

@@ -150,7 +150,7 @@ public static class HotFindingsRanker
             : null;
 
     // A key ending in ".lambda" (ordinal unknown to the analyzer) stands for all of that member's lambdas.
-    private static bool SameMethod(string findingKey, string measuredKey) =>
+    internal static bool SameMethod(string findingKey, string measuredKey) =>
         findingKey == measuredKey
         || (findingKey.EndsWith("." + AsyncMethodName.LambdaSegment, StringComparison.Ordinal) && measuredKey.StartsWith(findingKey + "#", StringComparison.Ordinal));
 

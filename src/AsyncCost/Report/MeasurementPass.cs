@@ -43,7 +43,7 @@ public enum FigureSource
 }
 
 /// <summary>One pass as it ran.</summary>
-public sealed class PassSummary
+public sealed record PassSummary
 {
     /// <summary>Which pass (exactly one flag).</summary>
     public MeasurementPasses Pass { get; init; }

@@ -1,0 +1,104 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using AsyncCost.Findings;
+using AsyncCost.Report;
+
+namespace AsyncCost.Cli.Rendering;
+
+/// <summary>
+/// The first run's analyzer findings with their time in both runs ('compare' with --sarif, or a first report that holds
+/// its ranked findings): one row per finding that had a time figure in the first run, in its rank.
+/// </summary>
+/// <param name="Before">The first run, on the comparison's basis (its method names label the rows).</param>
+/// <param name="Changes">Each timed finding, before and after (<see cref="FindingTimeChanges"/>).</param>
+/// <param name="FindingCount">All the findings given, timed or not.</param>
+internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyList<FindingTimeChange> Changes, int FindingCount)
+{
+    /// <summary>The findings' table for every text format.</summary>
+    public TextTable Table(ComparisonBasis basis, string threshold)
+    {
+        var table = new TextTable(Title(basis),
+        [
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
+            new("Before"), new("After"), new("Change", ColumnAlignment.Left),
+        ])
+        {
+            Note = Note(basis, threshold),
+        };
+        foreach (var change in Changes)
+        {
+            var row = change.Before;
+            table.AddRow(row.Rank.ToString(CultureInfo.InvariantCulture), row.Finding.RuleId, HotFindingsDocument.Location(row.Finding), CostIn(change),
+                Numbers.Time(row.Time.Milliseconds), AfterText(change), ChangeText(change));
+        }
+
+        return table;
+    }
+
+    /// <summary>The findings for json: each with both figures, the change and why.</summary>
+    public JsonArray Json() => [.. Changes.Select(change => (JsonNode)new JsonObject
+    {
+        ["rank"] = change.Before.Rank,
+        ["ruleId"] = change.Before.Finding.RuleId,
+        ["file"] = change.Before.Finding.FilePath,
+        ["line"] = change.Before.Finding.Line,
+        ["methodKey"] = change.Before.Finding.MethodKey,
+        ["costIn"] = new JsonArray([.. HotFindingsDocument.CostKeys(change.Before).Select(k => (JsonNode)k)]),
+        ["basis"] = Camel(change.Before.Time.Basis),
+        ["per"] = Camel(change.Before.Time.Per),
+        ["before"] = Comparison.FigureJson(change.Before.Time.Milliseconds, loadDependent: false),
+        ["beforeLowerBound"] = change.Before.Time.LowerBound,
+        ["after"] = Comparison.FigureJson(change.After.Milliseconds, loadDependent: false),
+        ["ratio"] = change.Difference?.Ratio,
+        ["ratioRelativeBound"] = change.Difference?.RatioRelativeBound,
+        ["change"] = Camel(change.Change),
+        ["reason"] = change.Reason,
+        ["beforeExplanation"] = change.Before.Time.Explanation,
+        ["afterExplanation"] = change.After.Explanation,
+    })];
+
+    /// <summary>The table's title: whose findings, and what their times are per.</summary>
+    public static string Title(ComparisonBasis basis) =>
+        "The first run's findings, their time " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per operation");
+
+    /// <summary>The cost-in cell: the basis and the method the time is spent in ("elapsed: Shop.Stock.ReserveAsync").</summary>
+    public string CostIn(FindingTimeChange change) =>
+        $"{HotFindingsDocument.BasisName(change.Before.Time.Basis)}: {HotFindingsDocument.CostIn(change.Before, Before)}";
+
+    /// <summary>The after cell: the figure, "none seen" when its pass saw no call of the methods, or "not observable".</summary>
+    public static string AfterText(FindingTimeChange change) => change switch
+    {
+        { Change: TimeChange.NotObservable } => Numbers.NotObservable,
+        { After.Milliseconds: { } after } => Numbers.Time(after),
+        _ => "none seen",
+    };
+
+    /// <summary>The change cell: "gone", "reduced 0.31×", "unchanged", "increased 1.52×", "not observable".</summary>
+    public static string ChangeText(FindingTimeChange change) => change.Change switch
+    {
+        TimeChange.Reduced or TimeChange.Increased when change.Difference?.Ratio is { } ratio =>
+            $"{Name(change.Change)} {ratio.ToString("0.00", CultureInfo.InvariantCulture)}×",
+        _ => Name(change.Change),
+    };
+
+    private static string Name(TimeChange change) => change == TimeChange.NotObservable ? Numbers.NotObservable : Camel(change);
+
+    /// <summary>What the table's cells mean.</summary>
+    public string Note(ComparisonBasis basis, string threshold)
+    {
+        var perSecond = basis == ComparisonBasis.PerSecond;
+        var untimed = FindingCount - Changes.Count;
+        return "Each finding of the first run's code (the second run's fixed code may have none) timed in both runs on its own "
+            + "basis (blocked, elapsed, hops, calls: report.md), its cost-in methods looked up in the second run. Gone: what is "
+            + $"left, at the top of its 95 % bound, is under {FindingTimeChanges.GoneFraction * 100:0} % of what the first run proved, or "
+            + "the pass that timed it saw no call of those methods (none seen). Reduced, increased: beyond both bounds and "
+            + $"{threshold}. Not observable: the second run has no figure on that basis. A time moves with the machine's load, which "
+            + "no bound measures: shown, never failed on."
+            + (perSecond ? " Per second it is a rate (calls in flight, threads blocked): a fall is a fall per operation only "
+                + "if the second run served at least as many operations per second (the same closed-loop load)." : "")
+            + (untimed > 0 ? $" {untimed} finding(s) without a time figure in the first run are not shown." : "");
+    }
+
+    private static string Camel<T>(T value) where T : struct, Enum => JsonNamingPolicy.CamelCase.ConvertName(value.ToString());
+}

@@ -1,0 +1,140 @@
+using System.Globalization;
+using AsyncCost.Report;
+
+namespace AsyncCost.Findings;
+
+/// <summary>What became of a finding's time in a second run (its fix), judged by the two figures' 95 % bounds.</summary>
+public enum TimeChange
+{
+    /// <summary>The second run's figure, at the top of its bound, is at most <see cref="FindingTimeChanges.GoneFraction"/> of
+    /// what the first run's proved; or the pass that measured it ran again and saw none of the methods it was taken from.</summary>
+    Gone,
+
+    /// <summary>Smaller beyond both bounds and the threshold.</summary>
+    Reduced,
+
+    /// <summary>Within the noise (the bounds overlap) or the threshold.</summary>
+    Unchanged,
+
+    /// <summary>Larger beyond both bounds and the threshold.</summary>
+    Increased,
+
+    /// <summary>The second run has no figure on the same basis (its pass did not run, or the figure rests on another basis or pass).</summary>
+    NotObservable,
+}
+
+/// <summary>One ranked finding of a first run and its time basis measured again in a second run, by <see cref="FindingTimes"/>.</summary>
+public sealed class FindingTimeChange
+{
+    /// <summary>The finding as the first run ranked and timed it.</summary>
+    public required HotFinding Before { get; init; }
+
+    /// <summary>The same finding's time in the second run: the same analyzer finding, its cost-in methods looked up there.</summary>
+    public required FindingTime After { get; init; }
+
+    /// <summary>What became of the time.</summary>
+    public TimeChange Change { get; init; }
+
+    /// <summary>Why, in one sentence.</summary>
+    public required string Reason { get; init; }
+
+    /// <summary>The two figures' difference, when the second run has a figure on the same basis.</summary>
+    public FigureDifference? Difference => Change != TimeChange.NotObservable && After.Milliseconds is { } after ? new FigureDifference(Before.Time.Milliseconds!, after) : null;
+}
+
+/// <summary>
+/// A finding's time before and after a change, for 'compare'. A fixed twin's own findings differ from the original's (the
+/// analyzer reports nothing where the fix is), so the join takes the first run's findings and looks their methods up in
+/// the second run; both times come from <see cref="FindingTimes"/>, never from a second computation. Summing the rows'
+/// elapsed times would count nested calls twice; a finding's own basis does not.
+/// </summary>
+public static class FindingTimeChanges
+{
+    /// <summary>"Gone": what is left, at the top of its 95 % bound, is at most this share of what the first run's figure
+    /// proved (the lower end it ranked by): at least 95 % of the time went, beyond doubt.</summary>
+    public const double GoneFraction = 0.05;
+
+    /// <summary>
+    /// Each finding of <paramref name="before"/> that had a time figure, in its rank, with the same finding timed in
+    /// <paramref name="after"/>. Both reports must be on one basis (operations known in both, or in neither): a time per
+    /// operation is not compared with one per second.
+    /// </summary>
+    /// <param name="findings">The analyzer findings of the first run's code.</param>
+    /// <param name="before">The first run.</param>
+    /// <param name="after">The second run (the fix).</param>
+    /// <param name="threshold">The smallest relative change named (0.10: 10 %), beyond the figures' own bounds.</param>
+    public static IReadOnlyList<FindingTimeChange> Between(IReadOnlyList<AnalyzerFinding> findings, AsyncCostReport before, AsyncCostReport after, double threshold)
+    {
+        ArgumentNullException.ThrowIfNull(findings);
+        ArgumentNullException.ThrowIfNull(before);
+        ArgumentNullException.ThrowIfNull(after);
+        var again = HotFindingsRanker.Rank(findings, after).Findings
+            .ToDictionary(f => f.Finding, f => f.Time, (IEqualityComparer<AnalyzerFinding>)ReferenceEqualityComparer.Instance);
+        return [.. HotFindingsRanker.Rank(findings, before).Findings
+            .Where(f => f.Time.Milliseconds is not null)
+            .Select(f => Judge(f, again[f.Finding], after, threshold))];
+    }
+
+    private static FindingTimeChange Judge(HotFinding before, FindingTime after, AsyncCostReport afterRun, double threshold)
+    {
+        var was = before.Time.Milliseconds!;
+        FindingTimeChange Change(TimeChange change, string reason) => new() { Before = before, After = after, Change = change, Reason = reason };
+        if (after.Milliseconds is not { } now)
+        {
+            return Unseen(before.Time, afterRun) is { } unseen
+                ? Change(was.Value > 0 ? TimeChange.Gone : TimeChange.Unchanged, unseen)
+                : Change(TimeChange.NotObservable, "The second run has no figure for it: " + after.Explanation);
+        }
+        if (after.Basis != before.Time.Basis || now.Source != was.Source || after.Per != before.Time.Per)
+        {
+            return Change(TimeChange.NotObservable, "The second run's figure rests on another basis or pass, which is not compared: " + after.Explanation);
+        }
+        if (before.Time.LowerBound > 0 && now.Value + now.ErrorBound <= GoneFraction * before.Time.LowerBound)
+        {
+            return Change(TimeChange.Gone, Text(
+                $"What is left, {FindingTimes.Milliseconds(now.Value + now.ErrorBound)} at most, is under {GoneFraction:P0} of the {FindingTimes.Milliseconds(before.Time.LowerBound)} the first run proved."));
+        }
+        var difference = new FigureDifference(was, now);
+        return !difference.IsChangeBeyond(threshold)
+            ? Change(TimeChange.Unchanged, Text($"The two figures are within each other's bounds or {threshold:P0} of each other."))
+            : now.Value < was.Value
+                ? Change(TimeChange.Reduced, Text($"Smaller beyond both 95 % bounds and the {threshold:P0} threshold."))
+                : Change(TimeChange.Increased, Text($"Larger beyond both 95 % bounds and the {threshold:P0} threshold."));
+    }
+
+    /// <summary>
+    /// Why the second run has no figure because it has no row for the methods the first run's figure was taken from, while
+    /// the pass that measured them ran: no call of theirs did what that pass sees. Null when the pass did not run there, or
+    /// a row is there (the figure is missing for another reason).
+    /// </summary>
+    private static string? Unseen(FindingTime before, AsyncCostReport after)
+    {
+        var pass = before.Milliseconds!.Source switch
+        {
+            FigureSource.AllocationPass => MeasurementPasses.Allocations,
+            FigureSource.HopPass => MeasurementPasses.Hops,
+            FigureSource.CpuPass => MeasurementPasses.Cpu,
+            _ => MeasurementPasses.None,
+        };
+        var keys = before.MethodKeys;
+        if (pass == MeasurementPasses.None || keys.Count == 0 || after.Passes.All(p => p.Pass != pass)
+            || after.Methods.Any(m => keys.Any(k => HotFindingsRanker.SameMethod(k, m.MethodKey))))
+        {
+            return null;
+        }
+        var names = string.Join(", ", keys);
+        var ran = after.MethodsThatRan.Count == 0 ? "" : keys.Any(k => after.MethodsThatRan.Any(m => HotFindingsRanker.SameMethod(k, m)))
+            ? " (its method events say it ran: no call of it did what the pass sees)"
+            : " (its method events do not name it: it was never called)";
+        return $"The second run's {PassName(pass)} ran and saw no call of {names}{ran}.";
+    }
+
+    private static string PassName(MeasurementPasses pass) => pass switch
+    {
+        MeasurementPasses.Allocations => "allocation pass",
+        MeasurementPasses.Hops => "hop pass",
+        _ => "cpu pass",
+    };
+
+    private static string Text(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}
