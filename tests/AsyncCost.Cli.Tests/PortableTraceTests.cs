@@ -186,6 +186,8 @@ public sealed class ProvidersCommandTests
         Assert.Contains("System.Threading.Tasks.TplEventSource:0x", lines[3], StringComparison.Ordinal);
         Assert.StartsWith("# cpu pass", lines[4], StringComparison.Ordinal);
         Assert.StartsWith("Microsoft-DotNETCore-SampleProfiler:0x", lines[5], StringComparison.Ordinal);
+        // The comments fit 80 columns; the provider strings are for pasting, whole.
+        Assert.All(lines.Where(l => l.StartsWith('#')), l => Assert.True(l.Length <= 80, $"{l.Length} columns: {l}"));
     }
 
     [Fact]
