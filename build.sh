@@ -3,7 +3,7 @@
 #   ./build.sh test [dotnet test options]   provision what the tests start, then run every test (what CI runs)
 #   ./build.sh provision                    only provision
 # Provisioning installs only what is missing: Debian's packages through apt-get (as root, or through sudo), and the
-# pinned dotnet-trace of .config/dotnet-tools.json through `dotnet tool restore`.
+# pinned dotnet-trace and dotnet-counters of .config/dotnet-tools.json through `dotnet tool restore`.
 set -euo pipefail
 cd "$(dirname "$0")"
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
@@ -28,7 +28,7 @@ provision() {
     "${sudo[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  echo "==> dotnet tool restore (the pinned dotnet-trace)"
+  echo "==> dotnet tool restore (the pinned dotnet-trace and dotnet-counters)"
   dotnet tool restore >/dev/null
 }
 

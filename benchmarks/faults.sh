@@ -6,7 +6,8 @@
 #   2. the tool killed with SIGKILL in the middle of a pass, K times: the service keeps serving; then A consecutive
 #      attaches (more than the runtime's 64 EventPipe session slots, so slots the killed tools held must have been
 #      freed) all report, and the next default attach reports normally;
-#   3. two tools attached at once, and a tool attached while dotnet-trace is: each gets its report or one clear message;
+#   3. two tools attached at once, and a tool attached while dotnet-trace is, then while dotnet-counters is: each gets
+#      its report or one clear message;
 #   4. a service that exits in the middle of a recording: the report of what was gathered, marked cut short, exit code 19.
 # Writes benchmarks/results/Faults.md (with `uptime` load before each part) and keeps every report and log in
 # artifacts/faults/. Heavy (minutes of attaching): run it through the machine's lock on a shared machine.
@@ -28,7 +29,7 @@ command -v wrk >/dev/null || fail "wrk is missing (./build.sh provision installs
 step() { printf '\n==> %s\n' "$*"; }
 load_now() { uptime | sed 's/.*load average: //'; }
 
-step "build dotnet-asynccost and samples/WebShop (Release), restore the pinned dotnet-trace"
+step "build dotnet-asynccost and samples/WebShop (Release), restore the pinned dotnet-trace and dotnet-counters"
 dotnet build src/AsyncCost.Cli -c Release -nologo -v:q >"$out/build.log" 2>&1 || fail "build failed (see $out/build.log)"
 dotnet build samples/WebShop -c Release -nologo -v:q >>"$out/build.log" 2>&1 || fail "build failed (see $out/build.log)"
 dotnet tool restore >/dev/null
@@ -174,8 +175,8 @@ kills_load=$(load_summary "$out/load-kills.txt")
   echo
 } >>"$results"
 
-# 3. Two tools at once; a tool beside dotnet-trace.
-step "part 3: two tools at once, and a tool beside dotnet-trace"
+# 3. Two tools at once; a tool beside dotnet-trace, then beside dotnet-counters.
+step "part 3: two tools at once, a tool beside dotnet-trace, a tool beside dotnet-counters"
 start_load "$out/load-together.txt"
 load3=$(load_now)
 rc_a=0; rc_b=0
@@ -183,15 +184,26 @@ rc_a=0; rc_b=0
 first=$!
 "${tool[@]}" collect -p "$service" --duration 4s -o "$out/together-b" 2>"$out/together-b.stderr" || rc_b=$?
 wait "$first" || rc_a=$?
-dotnet dotnet-trace collect -p "$service" --duration 00:00:00:10 -o "$out/dotnet-trace.nettrace" >"$out/dotnet-trace.log" 2>&1 &
-other=$!
-sleep 2
-rc_c=0
-"${tool[@]}" collect -p "$service" --duration 4s -o "$out/beside-dotnet-trace" 2>"$out/beside-dotnet-trace.stderr" || rc_c=$?
-rc_t=0
-wait "$other" || rc_t=$?
+# `collect -p PID --duration 4s -o beside-PEER` attached 2 s into a 10 s recording by PEER, a pinned local tool
+# (`dotnet PEER collect -p PID -o PEER.EXTENSION`, its output in PEER.log); sets rc_ours and rc_peer, the exit codes.
+beside() { # peer extension
+  local peer="$1" pid
+  dotnet "$peer" collect -p "$service" --duration 00:00:00:10 -o "$out/$peer.$2" >"$out/$peer.log" 2>&1 &
+  pid=$!
+  sleep 2
+  rc_ours=0
+  "${tool[@]}" collect -p "$service" --duration 4s -o "$out/beside-$peer" 2>"$out/beside-$peer.stderr" || rc_ours=$?
+  rc_peer=0
+  wait "$pid" || rc_peer=$?
+}
+beside dotnet-trace nettrace
+rc_c=$rc_ours; rc_t=$rc_peer
+beside dotnet-counters csv
+rc_d=$rc_ours; rc_k=$rc_peer
 stop_load
 together_load=$(load_summary "$out/load-together.txt")
+# The distinct seconds a dotnet-counters CSV has readings for (its first column, after the header).
+counter_seconds() { awk -F, 'NR > 1 { seen[$1] = 1 } END { print length(seen) }' "$1" 2>/dev/null || echo 0; }
 outcome() { # name rc
   local rows warnings
   rows=$(jq '.methods | length' "$out/$1.json" 2>/dev/null || echo "no")
@@ -199,14 +211,16 @@ outcome() { # name rc
   echo "exit code $2, $rows method rows${warnings:+, warnings: $warnings}; stderr: $(message "$out/$1.stderr")"
 }
 {
-  echo "## 3. Two tools at once, and a tool beside dotnet-trace"
+  echo "## 3. Two tools at once, and a tool beside dotnet-trace, then beside dotnet-counters"
   echo
   echo "Load before: $load3. The load over the part: $together_load."
   echo
   echo "- Two \`collect -p PID --duration 4s\` started together: first $(outcome together-a "$rc_a"); second $(outcome together-b "$rc_b")."
   echo "- \`collect -p PID --duration 4s\` while \`dotnet-trace collect -p PID\` (its default providers) records: $(outcome beside-dotnet-trace "$rc_c");"
   echo "  dotnet-trace exited $rc_t, its trace $(du -h "$out/dotnet-trace.nettrace" 2>/dev/null | cut -f1 || echo missing)."
-  echo "- \`dotnet-counters\` is not pinned in this repository (\`.config/dotnet-tools.json\` has dotnet-trace only): not tried."
+  echo "- \`collect -p PID --duration 4s\` while \`dotnet-counters collect -p PID\` (its default, the System.Runtime meter) records:"
+  echo "  $(outcome beside-dotnet-counters "$rc_d"); dotnet-counters exited $rc_k, its CSV has"
+  echo "  $(counter_seconds "$out/dotnet-counters.csv") seconds of readings (of 10 asked)."
   echo
 } >>"$results"
 

@@ -5,8 +5,8 @@ namespace AsyncCost.Cli.Tests;
 
 /// <summary>
 /// Faults the attached process must survive (benchmarks/faults.sh runs them at length on the web sample): the tool killed
-/// mid-pass, two tools at once. A process that exits mid-recording is CollectAttachTests'; a tool beside dotnet-trace is
-/// OverlappingSessionTests'.
+/// mid-pass, two tools at once. A process that exits mid-recording is CollectAttachTests'; a tool beside dotnet-trace or
+/// dotnet-counters is OverlappingSessionTests'.
 /// </summary>
 public sealed class FaultTests
 {

@@ -63,7 +63,7 @@ public sealed class PortableTraceTests
     [Fact]
     public async Task Traces_recorded_by_dotnet_trace_with_the_documented_providers_give_the_same_figures()
     {
-        await DotNetTrace.EnsureRestoredAsync();
+        await LocalTools.EnsureRestoredAsync();
         using var directory = new TemporaryDirectory("asynccost-dotnet-trace-");
         // Bytes need ~10,000 samples for a tight bound (11.5 M calls x 96 B); hops are exact counts.
         var allocations = await RecordWithDotNetTraceAsync("allocations", directory, 11_500_000);
@@ -86,7 +86,7 @@ public sealed class PortableTraceTests
         // task-sync never suspends and never uses the pool: its hop pass writes no TPL or thread-pool event at all. The traces'
         // names say nothing; the allocation trace's own events tell it apart, so the other is the hop pass.
         using var directory = new TemporaryDirectory("asynccost-no-tpl-");
-        await DotNetTrace.EnsureRestoredAsync();
+        await LocalTools.EnsureRestoredAsync();
         var (allocations, _) = await RecordWithDotNetTraceAsync("allocations", directory, 200_000, "task-sync", "first.nettrace");
         var (hops, _) = await RecordWithDotNetTraceAsync("hops", directory, 200_000, "task-sync", "second.nettrace");
 
@@ -106,8 +106,8 @@ public sealed class PortableTraceTests
         using var directory = new TemporaryDirectory("asynccost-partial-");
         var trace = directory.File("allocations-only.nettrace");
         // Allocation sampling and module loads: no TPL events, and no rundown of methods.
-        await DotNetTrace.EnsureRestoredAsync();
-        var record = await DotNetTrace.RunAsync(["collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
+        await LocalTools.EnsureRestoredAsync();
+        var record = await LocalTools.RunAsync("dotnet-trace", ["collect", "--providers", "Microsoft-Windows-DotNETRuntime:0x80000000008:4",
             "--rundown", "false", "-o", trace, "--", "dotnet", Repository.WorkloadDll, "yield", "200000"]);
         Assert.True(record.ExitCode == 0, record.ToString());
 
@@ -127,7 +127,7 @@ public sealed class PortableTraceTests
         var providers = await ChildProcess.RunToolAsync("providers", "--pass", pass);
         Assert.True(providers.ExitCode == 0, providers.ToString());
         var trace = directory.File(fileName ?? $"run.{pass}.nettrace");
-        var record = await DotNetTrace.RunAsync(["collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
+        var record = await LocalTools.RunAsync("dotnet-trace", ["collect", "--providers", providers.StandardOutput.Trim(), "--show-child-io",
             "-o", trace, "--", "dotnet", Repository.WorkloadDll, scenario, calls.ToString(CultureInfo.InvariantCulture)]);
         Assert.True(record.ExitCode == 0 && File.Exists(trace), record.ToString());
         return (trace, Assert.Single(WorkloadResult.ParseAll(record.StandardOutput)));
@@ -186,6 +186,8 @@ public sealed class ProvidersCommandTests
         Assert.Contains("System.Threading.Tasks.TplEventSource:0x", lines[3], StringComparison.Ordinal);
         Assert.StartsWith("# cpu pass", lines[4], StringComparison.Ordinal);
         Assert.StartsWith("Microsoft-DotNETCore-SampleProfiler:0x", lines[5], StringComparison.Ordinal);
+        // The comments fit 80 columns; the provider strings are for pasting, whole.
+        Assert.All(lines.Where(l => l.StartsWith('#')), l => Assert.True(l.Length <= 80, $"{l.Length} columns: {l}"));
     }
 
     [Fact]

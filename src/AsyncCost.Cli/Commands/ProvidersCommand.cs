@@ -79,7 +79,7 @@ internal static class ProvidersCommand
     private static string Describe(MeasurementPasses pass) => pass switch
     {
         MeasurementPasses.Allocations => "allocations pass (TPL events off): bytes and objects per async method",
-        MeasurementPasses.Hops => "hops pass (TPL events on): thread-pool hops and blocking waits per async method",
-        _ => "cpu pass (stack samples; dotnet-trace collects stacks by default): time per async method, running and blocked",
+        MeasurementPasses.Hops => "hops pass (TPL events on): hops and blocking waits per async method",
+        _ => "cpu pass (stack samples, dotnet-trace's default): time running and blocked",
     };
 }

@@ -187,7 +187,7 @@ internal sealed class MethodCatalog
 
     /// <summary>Where a frame's type ends and its method starts: dots inside generic arguments ("Dictionary`2[System.String,
     /// System.Int32]") or generated names ("&lt;Ns.IFoo.GetAsync&gt;d__1") are not it.</summary>
-    private static int LastDotOutsideBrackets(string frame)
+    internal static int LastDotOutsideBrackets(string frame)
     {
         var depth = 0;
         var last = -1;

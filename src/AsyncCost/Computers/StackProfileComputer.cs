@@ -9,8 +9,9 @@ namespace AsyncCost.Computers;
 /// one table of frame names. A frame of an async method's state machine (its MoveNext, or the method it was inlined into)
 /// is named as the report names the method ("Ns.Checkout.CheckoutAsync", not "Ns.Checkout+&lt;CheckoutAsync&gt;d__3.MoveNext"),
 /// and the runtime's frames that run it (the AsyncStateMachineBox's MoveNext, an iterator's MoveNextAsync) say whose they are,
-/// so the flame graph and the report speak of the same methods. Threads come busiest first (most samples running managed
-/// code), each named by what it ran.
+/// so the flame graph and the report speak of the same methods; so are lambdas and local functions, the framework's too
+/// ("System.Threading.ThreadPool..cctor.lambda#0", not "System.Threading.ThreadPool+&lt;&gt;c.&lt;.cctor&gt;b__48_0"). Threads come
+/// busiest first (most samples running managed code), each named by what it ran.
 /// </summary>
 internal sealed class StackProfileComputer : IStackSampleSink
 {
@@ -94,6 +95,17 @@ internal sealed class StackProfileComputer : IStackSampleSink
             {
                 return $"{owner.DisplayName} ({frame[(frame.LastIndexOf('.') + 1)..]})";
             }
+        }
+
+        // A lambda's or local function's body ("Ns.T+<>c.<Get>b__3_0", "Ns.T+<>c__DisplayClass3_0.<Get>b__0",
+        // "Ns.T.<Get>g__Local|3_1") and top-level statements ("Program.<Main>$"): named as the report names the state machine
+        // the compiler would generate for it were it async ("Ns.T+<>c+<<Get>b__3_0>d" is "Ns.T.Get.lambda#0").
+        var dot = MethodCatalog.LastDotOutsideBrackets(frame);
+        var memberName = frame[(dot + 1)..];
+        if (dot > 0 && memberName.StartsWith('<')
+            && AsyncMethodName.Parse($"{RuntimeTypeName.Parse(frame[..dot]).Name}+<{memberName}>d") is { Kind: not GeneratedTypeKind.Closure } body)
+        {
+            return body.DisplayName;
         }
 
         return frame.EndsWith(AsyncEntryPoint, StringComparison.Ordinal) ? frame[..^AsyncEntryPoint.Length] + ".Main (entry point)" : frame;

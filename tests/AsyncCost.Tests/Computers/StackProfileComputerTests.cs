@@ -67,6 +67,14 @@ public class StackProfileComputerTests
     [InlineData("Shop.Discounts+<CouponsAsync>d__5.System.Collections.Generic.IAsyncEnumerator<System.Decimal>.MoveNextAsync", "Shop.Discounts.CouponsAsync (MoveNextAsync)")]
     [InlineData("Program+<<Main>$>d__0.MoveNext", "Program.Main")]
     [InlineData("Program.<Main>", "Program.Main (entry point)")]
+    [InlineData("Program.<Main>$", "Program.Main")]
+    [InlineData("Program+<>c.<<Main>$>b__0_1", "Program.Main.lambda#1")]
+    [InlineData("Program.<<Main>$>g__Refresh|0_2", "Program.Main.Refresh")]
+    [InlineData("System.Threading.ThreadPool+<>c.<.cctor>b__48_0", "System.Threading.ThreadPool..cctor.lambda#0")]
+    [InlineData("System.Diagnostics.Tracing.EventPipeEventDispatcher+<>c__DisplayClass15_0.<StartDispatchTask>b__0",
+        "System.Diagnostics.Tracing.EventPipeEventDispatcher.StartDispatchTask.lambda#0")]
+    [InlineData("System.Threading.Thread.<PollGC>g__PollGCWorker|67_0", "System.Threading.Thread.PollGC.PollGCWorker")]
+    [InlineData("Shop.Cache`1+<>c[System.__Canon].<GetAsync>b__2_0", "Shop.Cache<T>.GetAsync.lambda#0")]
     [InlineData("System.Threading.Thread.Sleep", "System.Threading.Thread.Sleep")]
     public void Frames_of_async_methods_carry_the_reports_names_not_the_compilers(string frame, string shown)
     {
