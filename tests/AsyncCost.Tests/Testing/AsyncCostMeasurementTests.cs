@@ -69,7 +69,8 @@ public sealed class AsyncCostMeasurementTests
         Assert.Equal(1, method.SuspendingCalls.Value);
         Assert.Equal(0, method.BlockingWaits.Value);
         Assert.InRange(method.StateMachines.Value, 1 - (2 * method.StateMachines.ErrorBound), 1 + (2 * method.StateMachines.ErrorBound));
-        cost.AssertWithin(YieldKey, new MethodBudget { HopsPerOperation = 1, StateMachinesPerOperation = 1.2 });
+        // Boxes are sampled: a busy machine's 2 s allocation pass took 234 samples (±0.137 at 95 %), so 1.2 was undecided there.
+        cost.AssertWithin(YieldKey, new MethodBudget { HopsPerOperation = 1, StateMachinesPerOperation = 1.5 });
         var failure = Assert.Throws<AsyncCostBudgetException>(() => cost.AssertWithin(YieldKey, new MethodBudget { HopsPerOperation = 0 }));
         Assert.Equal("AsyncCost budget exceeded: AsyncCost.Tests.Testing.Quotes.PriceAfterYieldAsync takes 1 thread-pool hops per operation (exact: every event counted over 2,000 operations), over its budget of 0 thread-pool hops.", failure.Message);
     }
