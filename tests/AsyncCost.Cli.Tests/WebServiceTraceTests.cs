@@ -93,8 +93,11 @@ public sealed class WebServiceTraceTests
         Assert.True(same.ExitCode == 0, same.ToString());
         var times = JsonNode.Parse(same.StandardOutput)!["findingTimes"]!.AsArray();
         var timed = hot["findings"]!.AsArray().Where(f => f!["time"]!["milliseconds"] is not null).Select(f => (int)f!["rank"]!);
-        Assert.Equal(timed, times.Select(t => (int)t!["rank"]!));
+        Assert.Equal(timed, times.Select(t => (int)t!["rank"]!).Distinct());
         Assert.Contains(times, t => (string)t!["ruleId"]! == "AC0001" && (int)t["line"]! == 16 && (string)t["basis"]! == "calleeElapsed");
+        // The loop's own method (the checkout) was timed too: its elapsed time is the loop's second row, under the same rank.
+        Assert.Contains(times, t => (string)t!["ruleId"]! == "AC0001" && (int)t["line"]! == 16 && (string)t["basis"]! == "loopMethodElapsed"
+            && t["costIn"]!.AsArray().Select(k => (string)k!).SequenceEqual(["WebShop.Checkout.CheckoutAsync"]));
         Assert.All(times, t => Assert.Equal(("unchanged", "secondOfRecording"), ((string)t!["change"]!, (string)t["per"]!)));
 
         // A plain first report and the SARIF log, against a run without the hop pass: no elapsed time or time blocked there.

@@ -93,7 +93,9 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
             + "basis (blocked, elapsed, hops, calls: report.md), its cost-in methods looked up in the second run. Gone: what is "
             + $"left, at the top of its 95 % bound, is under {FindingTimeChanges.GoneFraction * 100:0} % of what the first run proved, or "
             + "the pass that timed it saw no call of those methods (none seen). Reduced, increased: beyond both bounds and "
-            + $"{threshold}. Not observable: the second run has no figure on that basis. A time moves with the machine's load, which "
+            + $"{threshold}. Not observable: the second run has no figure on that basis. A loop's finding timed by its callees "
+            + "(elapsed) has a second row, its loop's own method's elapsed time (loop elapsed): running the calls together leaves "
+            + "their sum as it was and shortens that. A time moves with the machine's load, which "
             + "no bound measures: shown, never failed on."
             + (perSecond ? " Per second it is a rate (calls in flight, threads blocked): a fall is a fall per operation only "
                 + "if the second run served at least as many operations per second (the same closed-loop load)." : "")

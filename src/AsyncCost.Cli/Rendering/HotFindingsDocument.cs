@@ -126,6 +126,7 @@ internal static class HotFindingsDocument
         TimeBasis.CalleeElapsed => "elapsed",
         TimeBasis.Hops => "hops",
         TimeBasis.Calls => "calls",
+        TimeBasis.LoopMethodElapsed => "loop elapsed",
         _ => "-",
     };
 

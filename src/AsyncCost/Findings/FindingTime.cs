@@ -20,6 +20,11 @@ public enum TimeBasis
 
     /// <summary>Calls counted × what the rule's fix saves per call, as the benchmarks measured it (a state machine, a task, a closure).</summary>
     Calls,
+
+    /// <summary>The elapsed time of the method holding a per-iteration finding's loop: what the loop costs that method's callers.
+    /// Only 'compare' uses it, beside <see cref="CalleeElapsed"/>: a fix that runs the calls together leaves their sum as it was
+    /// and shrinks this.</summary>
+    LoopMethodElapsed,
 }
 
 /// <summary>What a finding's time is per.</summary>
@@ -112,6 +117,19 @@ public static class FindingTimes
             FindingCostKind.Allocations => CallsOf(finding, own, scale),
             _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on", scale),
         };
+    }
+
+    /// <summary>The elapsed time of <paramref name="own"/>, the method that holds a per-iteration finding's loop, on
+    /// <paramref name="measured"/>'s unit (<see cref="TimeBasis.LoopMethodElapsed"/>).</summary>
+    public static FindingTime OfLoopMethod(MethodCost? own, AsyncCostReport measured)
+    {
+        ArgumentNullException.ThrowIfNull(measured);
+        var scale = new TimeScale(measured);
+        return own?.ElapsedMilliseconds is { } elapsed
+            ? Make(TimeBasis.LoopMethodElapsed, elapsed, elapsed.Samples, "calls timed", 0, scale, [own.MethodKey],
+                Text($"elapsed time of the loop's own method, {own.DisplayName}: {own.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {Milliseconds(own.ElapsedPerCallMilliseconds?.Value ?? 0)} = {Milliseconds(elapsed.Value)} (hop pass); ")
+                + "what the loop costs its callers, which running its iterations together shrinks")
+            : NotObservable("the hop pass timed no call of the loop's own method", scale);
     }
 
     // AC0007's waits (Sleep, WaitHandle, SemaphoreSlim...) are not task waits: only the cpu pass times them. AC0006's are:

@@ -74,6 +74,33 @@ public class FindingTimeChangesTests
     }
 
     [Fact]
+    public void A_loop_fixed_by_running_its_calls_together_reads_unchanged_in_its_callees_and_reduced_in_its_own_method()
+    {
+        // The fix awaits the four round trips together (Task.WhenAll): each still takes ~2 ms, so their sum per checkout stays
+        // 8 ms, but the checkout that waited for them one after another now waits ~2 ms for all four.
+        static MethodCost TimedCheckout(double elapsedMs) => new()
+        {
+            MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", SuspendingCalls = Figure.Exact(Checkouts, FigureSource.HopPass),
+            ElapsedMilliseconds = Timed(elapsedMs, elapsedMs / 20, Checkouts), ElapsedPerCallMilliseconds = Timed(elapsedMs, elapsedMs / 20, Checkouts).Per(Checkouts),
+        };
+        var sequential = Run(MeasurementPasses.Hops, TimedCheckout(9_000), Reserve(4_000, Timed(8_000, 400, 4_000)));
+        var together = Run(MeasurementPasses.Hops, TimedCheckout(2_500), Reserve(4_000, Timed(8_100, 400, 4_000)));
+
+        var changes = FindingTimeChanges.Between([Loop], sequential, together, threshold: 0.10);
+
+        Assert.Equal([TimeBasis.CalleeElapsed, TimeBasis.LoopMethodElapsed], changes.Select(c => c.Before.Time.Basis));
+        Assert.All(changes, c => Assert.Equal(1, c.Before.Rank));
+        Assert.Equal(TimeChange.Unchanged, changes[0].Change);
+        var loop = changes[1];
+        Assert.Equal(["Shop.Checkout.RunAsync"], loop.Before.Time.MethodKeys);
+        Assert.Equal((9.0, 2.5), (loop.Before.Time.Milliseconds!.Value, loop.After.Milliseconds!.Value));
+        Assert.Equal(TimeChange.Reduced, loop.Change);
+
+        // Without the loop method's elapsed time (a pass that did not time it), only the callees' row is compared.
+        Assert.Single(FindingTimeChanges.Between([Loop], Costly, together, 0.10));
+    }
+
+    [Fact]
     public void A_callee_the_second_run_never_calls_is_gone_when_the_pass_that_timed_it_ran()
     {
         // The fix removed the stock round trip: the hop pass ran and has no row for ReserveAsync, and the trace's method events
