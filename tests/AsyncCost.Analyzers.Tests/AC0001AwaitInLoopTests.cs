@@ -583,6 +583,16 @@ public class AC0001AwaitInLoopTests
             """));
 
     [Fact]
+    public Task Flags_elements_of_a_collection_owned_by_a_type_only_named_like_an_ordered_resource() =>
+        // The archive exception takes known types only: a "…Session" may hand out independent objects, each awaited in turn.
+        Verify.VerifyAsync(Code(
+            "async Task M(ReplicaSession session) { foreach (var replica in session.Replicas) [|await replica.ConnectAsync()|]; }",
+            """
+            public sealed class ReplicaSession { public List<Replica> Replicas { get; } = new(); }
+            public sealed class Replica { public Task ConnectAsync() => Task.Delay(1); }
+            """));
+
+    [Fact]
     public Task Does_not_flag_each_event_invocator_called_in_turn() =>
         Verify.VerifyAsync(Code("""
                 async Task M(List<Invocator> handlers, EventArgs e)

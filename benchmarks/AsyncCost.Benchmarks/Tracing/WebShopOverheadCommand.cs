@@ -79,8 +79,9 @@ public static partial class WebShopOverheadCommand
     {
         var sideBySide = args.Contains("--side-by-side");
         var attached = args.Contains("--attached");
-        var chosen = args.SkipWhile(a => a != "--variants").Skip(1).FirstOrDefault()?.Split(',');
-        args = [.. args.TakeWhile(a => a != "--variants").Concat(args.SkipWhile(a => a != "--variants").Skip(2)).Where(a => a is not "--side-by-side" and not "--attached")];
+        var variantsAt = Array.IndexOf(args, "--variants");
+        var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
+        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached")];
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
         if (chosen?.FirstOrDefault(v => v != Baseline && !(attached ? AttachedSessions.ContainsKey(v) : Variants.Contains(v))) is { } unknown)
         {
