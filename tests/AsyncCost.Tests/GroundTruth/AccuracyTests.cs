@@ -154,11 +154,27 @@ public class AccuracyTests
 
         var row = Row(report, YieldMethod);
         Assert.Equal(FigureSource.HopPass, row.Hops!.Source);
-        AssertWithin(calls, row.Hops.Value, 0.02);
-        AssertWithin(truth.WorkItemsPerOp, row.Hops.Value / calls, 0.02);
-        Assert.Equal(calls, row.SuspendingCalls!.Value);
+        AssertHops(report, calls, row.Hops.Value);
+        AssertHops(report, truth.WorkItemsPerOp * calls, row.Hops.Value);
+        var lost = report.Passes.Single().EventsLost;
+        Assert.InRange(row.SuspendingCalls!.Value, calls - lost, calls);
         Assert.NotNull(row.HopsPerCall);
         AssertWithin(1, row.HopsPerCall.Value, 0.02);
+    }
+
+    /// <summary>
+    /// A hop pass's count against the truth: within 2 % while the runtime dropped no event. A launched hop pass writes some
+    /// 14 events per hop (over a million a second here); on a loaded machine the reader can fall behind its buffer, and a
+    /// dropped event can cost at most the one hop it belonged to. Then the report must say its figures are low, and the
+    /// count may be short by the events lost, never over.
+    /// </summary>
+    private static void AssertHops(AsyncCostReport report, double expected, double measured)
+    {
+        var pass = report.Passes.Single();
+        var context = $"{measured:N0} hops, expected {expected:N0}; {pass.Events:N0} events, {pass.EventsLost:N0} lost; warnings: {string.Join(" | ", report.Warnings.Select(w => w.Message))}";
+        Assert.True(measured <= expected * 1.02, context);
+        Assert.True(measured >= (expected * 0.98) - pass.EventsLost, context);
+        Assert.True(pass.EventsLost == 0 || report.Warnings.Any(w => w.Code == "events-lost"), context);
     }
 
     [Fact]
@@ -170,7 +186,7 @@ public class AccuracyTests
         // Two work items per call in-process: the completer and the continuation; only the continuation is the method's hop.
         AssertWithin(2, truth.WorkItemsPerOp, 0.02);
         var row = Row(report, HandoffMethod);
-        AssertWithin(calls, row.Hops!.Value, 0.02);
+        AssertHops(report, calls, row.Hops!.Value);
     }
 
     [Fact]
