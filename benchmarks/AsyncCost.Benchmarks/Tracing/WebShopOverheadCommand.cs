@@ -37,6 +37,16 @@ public static partial class WebShopOverheadCommand
 
     private static readonly string[] Variants = [Baseline, "default", "allocations-always-on", "hops-always-on"];
 
+    /// <summary>In-process variants picked with <c>--variants</c>: the default instrumentation with other duty-cycle options
+    /// (AsyncCost:Options, as a user would set them), so the parts of the default's cost are measured apart: each stream
+    /// alone at its default window, and the listener alive with both streams all but off (what runs all the time).</summary>
+    private static readonly Dictionary<string, Dictionary<string, string>> OptionVariants = new()
+    {
+        ["hops-window-only"] = new() { ["AllocationWindow"] = "00:00:00" },
+        ["allocations-window-only"] = new() { ["HopWindow"] = "00:00:00" },
+        ["streams-nearly-off"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1" },
+    };
+
     /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
     /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).
     /// <c>--variants a,b</c> picks others: the parts of the default (each pass alone for the whole run) and the hop pass at
@@ -83,9 +93,10 @@ public static partial class WebShopOverheadCommand
         var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
         args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached")];
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
-        if (chosen?.FirstOrDefault(v => v != Baseline && !(attached ? AttachedSessions.ContainsKey(v) : Variants.Contains(v))) is { } unknown)
+        string[] known = attached ? [.. AttachedSessions.Keys] : [.. Variants, .. OptionVariants.Keys];
+        if (chosen?.FirstOrDefault(v => v != Baseline && !known.Contains(v)) is { } unknown)
         {
-            Console.Error.WriteLine($"unknown variant '{unknown}'; known: {string.Join(", ", attached ? AttachedSessions.Keys : Variants)}");
+            Console.Error.WriteLine($"unknown variant '{unknown}'; known: {string.Join(", ", known)}");
             return 2;
         }
         var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
@@ -268,7 +279,13 @@ public static partial class WebShopOverheadCommand
             start.RedirectStandardOutput = true;
             start.RedirectStandardError = true;
             // An attached variant runs uninstrumented: the session attached from outside is what is measured.
-            start.Environment["AsyncCost__Instrumentation"] = AttachedSessions.ContainsKey(variant) ? Baseline : variant;
+            start.Environment["AsyncCost__Instrumentation"] = AttachedSessions.ContainsKey(variant) ? Baseline
+                : OptionVariants.ContainsKey(variant) ? "default"
+                : variant;
+            foreach (var (option, value) in OptionVariants.GetValueOrDefault(variant) ?? [])
+            {
+                start.Environment[$"AsyncCost__Options__{option}"] = value;
+            }
             // Kestrel's per-request Information logs would cost more than what is measured.
             start.Environment["Logging__LogLevel__Default"] = "Warning";
             // The sample blocks on .Result by design: its throughput follows the pool's thread injection and retirement more
