@@ -43,7 +43,7 @@ for sample in ChattyPipeline ChattyPipeline.Fixed; do
   "${tool[@]}" report "$out/$sample".allocations*.nettrace "$out/$sample".hops*.nettrace --sarif "$out/$sample.sarif" \
     --operations "$operations" --format html >"$out/$sample.html" 2>>"$out/build.log" \
     || { echo "run-demo: the HTML report of $sample failed (see $out/build.log)" >&2; exit 1; }
-  echo "Full report (every column, what each means): $out/$sample.txt; as a page: $out/$sample.html"
+  printf 'Full report (every column, what each means): %s\nAs a page: %s\n' "$out/$sample.txt" "$out/$sample.html"
 done
 
 step "before and after: dotnet-asynccost compare, $operations orders each"

@@ -139,6 +139,19 @@ public sealed class WidthTests
         Assert.Equal(message, string.Join(" ", lines.Select(l => l.Trim())));
     }
 
+    [Theory]
+    [InlineData(" %")]
+    [InlineData(" %)")]
+    public void A_percent_sign_stays_on_the_line_of_its_number(string sign)
+    {
+        // Wrapped at 78 (80 less the later lines' indent): "~95" alone would end the first line exactly, its sign the next.
+        var message = new string('x', 74) + " ~95" + sign + " of the time";
+
+        var lines = Terminal.ErrorOutput.Fit(message, 80).Split(Environment.NewLine);
+
+        Assert.Equal(["  ~95" + sign + " of the time"], lines.Skip(1));
+    }
+
     /// <summary>Runs the tool redirected, with COLUMNS set to <paramref name="columns"/> (empty: unset, whatever the runner's is).</summary>
     private static async Task<ProcessResult> RunToolAsync(string? columns, string[] args)
     {

@@ -110,7 +110,7 @@ internal static class CompareCommand
                     break;
             }
 
-            return parse.GetValue(failOnRegression) ? (int)RegressionGate.Judge(comparison, annotate, Console.Out, Console.Error) : 0;
+            return parse.GetValue(failOnRegression) ? (int)RegressionGate.Judge(comparison, annotate, Console.Out, Console.Error, ErrorOutput.Width) : 0;
         });
         return command;
     }

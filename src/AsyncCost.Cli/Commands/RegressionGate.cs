@@ -1,18 +1,22 @@
 using AsyncCost.Cli.Rendering;
+using AsyncCost.Cli.Terminal;
 
 namespace AsyncCost.Cli.Commands;
 
 /// <summary>`compare --fail-on-regression`: the exit code a CI job fails on, one stderr line per regression, and optionally
-/// the same as GitHub Actions annotations.</summary>
+/// the same as GitHub Actions annotations. The stderr lines fit <c>width</c>; an annotation stays one line, as the runner
+/// reads it.</summary>
 internal static class RegressionGate
 {
-    public static ExitCode Judge(Comparison comparison, bool githubAnnotations, TextWriter output, TextWriter error)
+    private const string Indent = "  ";
+
+    public static ExitCode Judge(Comparison comparison, bool githubAnnotations, TextWriter output, TextWriter error, int width)
     {
         if (comparison.Basis == ComparisonBasis.PerSecond)
         {
             const string Message = "cannot judge a regression: the runs' operations are unknown, so they are compared per second, where a faster "
                 + "run does more of everything. Give --operations N, or let each run print 'asynccost: N operations' (docs/cli.md).";
-            error.WriteLine("dotnet-asynccost: " + Message);
+            error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + Message, width));
             Annotate(githubAnnotations, output, "AsyncCost gate", Message);
             return ExitCode.NothingToJudge;
         }
@@ -24,10 +28,11 @@ internal static class RegressionGate
         }
 
         var heading = $"{Path.GetFileNameWithoutExtension(comparison.AfterName)} regressed against {Path.GetFileNameWithoutExtension(comparison.BeforeName)}";
-        error.WriteLine($"dotnet-asynccost: {heading}:");
+        error.WriteLine(ErrorOutput.Fit($"dotnet-asynccost: {heading}:", width));
         foreach (var line in lines)
         {
-            error.WriteLine("  " + line);
+            // Each regression under the heading, its own later lines indented under it.
+            error.WriteLine(string.Join(Environment.NewLine, ErrorOutput.Fit(line, width - Indent.Length).Split(Environment.NewLine).Select(l => Indent + l)));
             Annotate(githubAnnotations, output, "AsyncCost regression", line);
         }
 

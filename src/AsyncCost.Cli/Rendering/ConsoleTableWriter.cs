@@ -157,11 +157,12 @@ internal static class ConsoleTableWriter
         return narrow;
     }
 
-    /// <summary>Words on lines of at most <paramref name="width"/> characters (a longer word, a path, cut where the line ends).</summary>
+    /// <summary>Words on lines of at most <paramref name="width"/> characters (a longer word, a path, cut where the line ends);
+    /// a percent sign stays with its number ("~95 %").</summary>
     internal static IEnumerable<string> Wrap(string text, int width)
     {
         var line = new System.Text.StringBuilder();
-        foreach (var word in text.Split(' ', StringSplitOptions.RemoveEmptyEntries).SelectMany(w => w.Chunk(Math.Max(1, width)).Select(c => new string(c))))
+        foreach (var word in WordsKeepingUnits(text).SelectMany(w => w.Chunk(Math.Max(1, width)).Select(c => new string(c))))
         {
             if (line.Length > 0 && line.Length + 1 + word.Length > width)
             {
@@ -175,6 +176,28 @@ internal static class ConsoleTableWriter
         if (line.Length > 0)
         {
             yield return line.ToString();
+        }
+    }
+
+    private static IEnumerable<string> WordsKeepingUnits(string text)
+    {
+        string? previous = null;
+        foreach (var word in text.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (previous is not null && !word.StartsWith('%'))
+            {
+                yield return previous;
+                previous = word;
+            }
+            else
+            {
+                previous = previous is null ? word : previous + " " + word;
+            }
+        }
+
+        if (previous is not null)
+        {
+            yield return previous;
         }
     }
 
