@@ -40,8 +40,12 @@ tool=(dotnet "$out/tool/dotnet-asynccost.dll")
 source samples/web-service.sh
 service=""
 loader=""
+twin=""
+twin_loader=""
 cleanup() {
   [[ -n "$loader" ]] && kill "$loader" 2>/dev/null || true
+  [[ -n "$twin_loader" ]] && kill "$twin_loader" 2>/dev/null || true
+  [[ -n "$twin" ]] && kill "$twin" 2>/dev/null || true
   [[ -n "$service" ]] && kill "$service" 2>/dev/null || true
   wait 2>/dev/null || true
 }
@@ -68,8 +72,15 @@ load_summary() {
   echo "$requests requests, $((non2xx + ${socket:-0})) failed (non-2xx $non2xx, socket errors ${socket:-0})"
 }
 failed_requests() { load_summary "$1" | sed -E 's/.* ([0-9]+) failed.*/\1/'; }
-rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$service/status"; }
-threads() { awk '/^Threads:/ {print $2}' "/proc/$service/status"; }
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/${1:-$service}/status"; }
+# Resident memory settled: the median of five readings a second apart (one reading moves by MBs with the GC's timing
+# under a load that allocates all the time).
+rss_settled_kb() {
+  local readings=()
+  for _ in 1 2 3 4 5; do readings+=("$(rss_kb "${1:-$service}")"); sleep 1; done
+  printf '%s\n' "${readings[@]}" | sort -n | sed -n 3p
+}
+threads() { awk '/^Threads:/ {print $2}' "/proc/${1:-$service}/status"; }
 serves() { curl -sf -o /dev/null --max-time 5 "$url/checkout/1"; }
 start_service() {
   start_web_service samples/WebShop/bin/Release/net10.0/WebShop.dll "$out/service-$1.log"
@@ -92,11 +103,18 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f %%", 100 * (b - a) / a }'
 
 # 1. Attach/detach cycles.
 step "part 1: $cycles attach/detach cycles under load"
+# An unattached twin under the same load for the same time: what a service's memory and threads do without the tool
+# (heap and pool growth under a long load), read at the same moments.
+start_service twin
+twin=$service
+start_load "$out/load-twin.txt"
+twin_loader=$loader
 start_service cycles
 start_load "$out/load-cycles.txt"
 sleep 5
-rss_before=$(rss_kb); threads_before=$(threads); load1=$(load_now)
-printf 'cycle\trc\treport\trss_kb\tthreads\n' >"$out/cycles.tsv"
+rss_before=$(rss_settled_kb); threads_before=$(threads); load1=$(load_now)
+twin_rss_before=$(rss_settled_kb "$twin"); twin_threads_before=$(threads "$twin")
+printf 'cycle\trc\treport\trss_kb\tthreads\ttwin_rss_kb\ttwin_threads\n' >"$out/cycles.tsv"
 reports=0
 for i in $(seq "$cycles"); do
   rc=0
@@ -104,28 +122,37 @@ for i in $(seq "$cycles"); do
   written=no
   [[ -s "$out/cycle-$i.txt" && -s "$out/cycle-$i.json" ]] && jq -e '.methods | length > 0' "$out/cycle-$i.json" >/dev/null && written=yes
   [[ $written == yes && $rc == 0 ]] && reports=$((reports + 1))
-  printf '%s\t%s\t%s\t%s\t%s\n' "$i" "$rc" "$written" "$(rss_kb)" "$(threads)" >>"$out/cycles.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$rc" "$written" "$(rss_kb)" "$(threads)" "$(rss_kb "$twin")" "$(threads "$twin")" >>"$out/cycles.tsv"
 done
 sleep 5
-rss_after=$(rss_kb); threads_after=$(threads)
+rss_after=$(rss_settled_kb); threads_after=$(threads)
+twin_rss_after=$(rss_settled_kb "$twin"); twin_threads_after=$(threads "$twin")
 stop_load
+kill -INT "$twin_loader"; wait "$twin_loader" 2>/dev/null || true; twin_loader=""
+kill "$twin"; wait "$twin" 2>/dev/null || true; twin=""
 cycle_load=$(load_summary "$out/load-cycles.txt")
 rss_first=$(awk -F'\t' 'NR == 2 {print $4}' "$out/cycles.tsv")
+# A leak grows with every cycle; a one-off cost (the runtime's first session) does not: the mean of the first and of the
+# last fifth of the cycles, after the first.
+fifth=$(( (cycles - 1) / 5 > 0 ? (cycles - 1) / 5 : 1 ))
+rss_early=$(awk -F'\t' -v n="$fifth" 'NR > 2 && NR <= 2 + n { s += $4; c++ } END { printf "%d", s / c }' "$out/cycles.tsv")
+rss_late=$(awk -F'\t' -v n="$fifth" -v last="$((cycles + 1))" 'NR > last - n && NR <= last { s += $4; c++ } END { printf "%d", s / c }' "$out/cycles.tsv")
 kill "$service"; wait "$service" 2>/dev/null || true; service=""
 {
   echo "## 1. $cycles attach/detach cycles in a row"
   echo
   echo "Each cycle: \`collect -p PID --duration 2s -o cycle-N\` (the default passes: allocations, then the windowed hop pass);"
-  echo "the service under load throughout. Load before: $load1."
+  echo "the service under load throughout, beside an unattached twin under its own \`wrk\` (same settings). Load before: $load1."
   echo
-  echo "| | before | after the last cycle (5 s later) | change |"
-  echo "|---|--:|--:|--:|"
-  echo "| resident memory (VmRSS) | $((rss_before / 1024)) MB | $((rss_after / 1024)) MB | $(pct "$rss_before" "$rss_after") |"
-  echo "| threads | $threads_before | $threads_after | $(pct "$threads_before" "$threads_after") |"
+  echo "| | before | after the last cycle (5 s later) | change | its unattached twin, same load, same moments | change |"
+  echo "|---|--:|--:|--:|--:|--:|"
+  echo "| resident memory (VmRSS, median of 5 readings 1 s apart) | $((rss_before / 1024)) MB | $((rss_after / 1024)) MB | $(pct "$rss_before" "$rss_after") | $((twin_rss_before / 1024)) → $((twin_rss_after / 1024)) MB | $(pct "$twin_rss_before" "$twin_rss_after") |"
+  echo "| threads | $threads_before | $threads_after | $(pct "$threads_before" "$threads_after") | $twin_threads_before → $twin_threads_after | $(pct "$twin_threads_before" "$twin_threads_after") |"
   echo
   echo "- Reports written (exit code 0, \`cycle-N.txt\` and \`cycle-N.json\` with method rows): **$reports of $cycles**."
   echo "- The load over all cycles: $cycle_load."
   echo "- Memory after the first cycle $((rss_first / 1024)) MB, after the last $((rss_after / 1024)) MB ($(pct "$rss_first" "$rss_after"));"
+  echo "  mean over cycles 2–$((fifth + 1)) $((rss_early / 1024)) MB, over the last $fifth $((rss_late / 1024)) MB ($(pct "$rss_early" "$rss_late"): what a leak would make grow);"
   echo "  per cycle: \`artifacts/faults/cycles.tsv\`."
   echo
 } >>"$results"
@@ -139,7 +166,7 @@ served_after_kills=0
 for i in $(seq "$kills"); do
   "${tool[@]}" collect -p "$service" -o "$out/killed-$i" 2>"$out/killed-$i.stderr" &
   victim=$!
-  for _ in $(seq 100); do grep -q '^Recording pass' "$out/killed-$i.stderr" && break; sleep 0.1; done
+  for _ in $(seq 100); do grep -qs '^Recording pass' "$out/killed-$i.stderr" && break; sleep 0.1; done
   # Somewhere in the first pass, not always at its start.
   sleep "0.$((RANDOM % 9 + 1))"
   kill -KILL "$victim"
