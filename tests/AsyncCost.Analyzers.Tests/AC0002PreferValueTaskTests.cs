@@ -253,7 +253,7 @@ public class AC0002PreferValueTaskTests
     [InlineData("Library.Contest", false)]
     [InlineData("Library.Server", false)]
     public void Recognizes_test_assemblies_in_InternalsVisibleTo(string friend, bool isTest) =>
-        Assert.Equal(isTest, Rules.AC0002PreferValueTaskAnalyzer.IsTestAssembly(friend));
+        Assert.Equal(isTest, Internal.FriendAssemblies.IsTestAssembly(friend));
 
     [Fact]
     public Task Ignores_a_method_whose_every_synchronous_return_allocates_anyway() =>

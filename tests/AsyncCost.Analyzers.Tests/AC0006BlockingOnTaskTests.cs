@@ -88,6 +88,121 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             }
             """);
 
+    // Issue 34: a method whose purpose is to block because it is named like the blocking member it stands in for (a
+    // drop-in replacement of Task.Wait/WaitAll/WaitAny/Result, a wrapper's Result getter): AC0010, not AC0006. Not
+    // GetResult: await calls an awaiter's only once complete, so one that blocks is a bug inside await (see Flags).
+    [Fact]
+    public Task A_member_named_like_the_blocking_api_it_stands_in_for_is_AC0010() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public static class Replacements
+            {
+                public static bool Wait(Task task, int timeout) { Console.WriteLine(timeout); return task.{|AC0010:Wait|}(timeout); }
+                public static int WaitAny(Task[] tasks) => Task.{|AC0010:WaitAny|}(tasks);
+                public static void WaitAll(Task[] tasks) => Task.{|AC0010:WaitAll|}(tasks);
+                public static T get_Result<T>(Task<T> task) { Console.WriteLine(); return task.{|AC0010:Result|}; }
+            }
+            public sealed class Pending<T>
+            {
+                private readonly Task<T> _task;
+                public Pending(Task<T> task) => _task = task;
+                public T Result => _task.{|AC0010:Result|};
+                public void RunSynchronously() => _task.{|AC0010:Wait|}();
+            }
+            """);
+
+    // Only those names, on a member that returns no task, in its own body: a getter named otherwise (`IsConnected`),
+    // a name that merely starts like one, a Wait that returns a task, a lambda inside a RunSynchronously stay AC0006's.
+    [Fact]
+    public Task A_member_not_named_like_a_blocking_api_stays_AC0006() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public sealed class Connection
+            {
+                private readonly Func<Task<bool>> _probe;
+                public Connection(Func<Task<bool>> probe) => _probe = probe;
+                public bool IsConnected => _probe().[|Result|];
+                public bool Value => _probe().[|Result|];
+                public bool WaitForReply() => _probe().[|Result|];
+                public Task Wait() { _probe().[|Wait|](); return Task.CompletedTask; }
+                public Action RunSynchronously() => () => _probe().[|Wait|]();
+            }
+            """);
+
+    // Issue 34: a wait in a method only this compilation calls, whose every call stands in a synchronous contract
+    // (directly, or through other such methods): "await it" would have to cross the contract, so it is AC0010.
+    [Fact]
+    public Task A_helper_only_synchronous_contracts_call_is_AC0010() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public interface IStatus { bool IsRunning { get; } string Name { get; } }
+            public sealed class RemoteStatus : IStatus, IDisposable
+            {
+                private readonly Func<Task<string>> _fetch;
+                public RemoteStatus(Func<Task<string>> fetch) => _fetch = fetch;
+                public bool IsRunning => Details() == "running";
+                public string Name => Details();
+                public void Dispose() { Close(); Close(); }
+                private string Details() => _fetch().GetAwaiter().{|AC0010:GetResult|}();
+                private void Close() => Flush(3);
+                private void Flush(int tries) { if (tries > 0) { _fetch().{|AC0010:Wait|}(); Flush(tries - 1); } }
+            }
+            public sealed class Lease : IDisposable
+            {
+                private readonly Task _release = Task.Run(() => { });
+                public void Dispose()
+                {
+                    Release();
+                    void Release() => _release.{|AC0010:Wait|}();
+                }
+            }
+            internal sealed class Installer
+            {
+                public string Install(Func<Task<string>> download) => download().{|AC0010:Result|};
+            }
+            public sealed class Setup : IDisposable
+            {
+                public Setup(Func<Task<string>> download) => new Installer().Install(download);
+                public void Dispose() { }
+            }
+            """);
+
+    // A call from anywhere else keeps the wait AC0006's: an ordinary public method, a lambda inside a contract, an
+    // async member, a use as a delegate, no call at all, recursion alone, or (for an internal method) a friend
+    // assembly other than tests, which may call it from outside.
+    [Fact]
+    public Task A_helper_called_outside_synchronous_contracts_stays_AC0006() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Shop.Web")]
+            public sealed class Client : IDisposable
+            {
+                private readonly Func<Task<int>> _fetch;
+                public Client(Func<Task<int>> fetch) { _fetch = fetch; Action later = () => Deferred(); later(); Handed(); }
+                public void Dispose() { Both(); Task.Run(Handed); }
+                public int Count() => Both();
+                public async Task<int> CountAsync() { await Task.Yield(); return FromAsync(); }
+                public void Close() => Dispose();
+                private int Both() => _fetch().[|Result|];
+                private int Deferred() => _fetch().[|Result|];
+                private int FromAsync() => _fetch().[|Result|];
+                private void Handed() => _fetch().[|Wait|]();
+                private int Unused() => _fetch().[|Result|];
+                private int Loop(int n) => n > 0 ? Loop(n - 1) : _fetch().[|Result|];
+                internal int Shared() => _fetch().[|Result|];
+                ~Client() => Shared();
+            }
+            """);
+
+    // With InternalsVisibleTo naming only test assemblies, internals are still this compilation's own.
+    [Fact]
+    public Task An_internal_helper_with_only_test_friends_follows_its_calls() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("Shop.Tests")]
+            public sealed class Client : IDisposable
+            {
+                private readonly Task _pending = Task.Run(() => { });
+                public void Dispose() => Drain();
+                internal void Drain() => _pending.{|AC0010:Wait|}();
+            }
+            """);
+
     // Issue 34: a common library's `BlockingWait(Task t)`, called from the solution's other projects, where it is only
     // an assembly reference with no body to read. Named in .editorconfig, its calls are reported in every project.
     private const string CommonLibrary = """
@@ -710,11 +825,9 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             private static int Get(Func<Task<int>> start) => start().[|Result|];
             int Many(Func<Task<int>> start) => CALLS;
             """.Replace("CALLS", string.Join(" + ", Enumerable.Repeat("Get(start)", 33))) },
-        { "a thread's start that is also called directly or visible outside, and a lambda a thread's start hands on", """
+        { "a thread's start that is also called directly, and a lambda a thread's start hands on", """
             void Work(Func<Task> step) => step().[|Wait|]();
             void Twice(Func<Task> step) { new Thread(() => Work(step)).Start(); Work(step); }
-            public void Drain() => Task.Run(() => 1).[|Wait|]();
-            void StartDrain() => new Thread(Drain).Start();
             void Spawn(Func<Task> step) => new Thread(() => Task.Run(() => step().[|Wait|]())).Start();
             """ },
         { "a timed wait in a synchronous public method", """
@@ -757,6 +870,23 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public async Task<int> Known() { var pending = CountAsync(); await pending; return pending.Sync(); }
                 public Task<int> CountAsync() => Task.Run(() => 1);
                 public ValueTask DisposeAsync() => new(Task.Delay(1));
+            }
+            """);
+
+    // A public method of a public type may be called by other assemblies: a thread start is not its only use. In an
+    // internal type (no friend assembly but tests), a thread start that is its only use makes it that thread's edge.
+    [Fact]
+    public Task A_thread_start_visible_outside_is_flagged_and_an_internal_one_is_not() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public sealed class Pump
+            {
+                public void Drain() => Task.Run(() => 1).[|Wait|]();
+                void StartDrain() => new Thread(Drain).Start();
+            }
+            sealed class Worker
+            {
+                public void Drain() => Task.Run(() => 1).Wait();
+                void StartDrain() => new Thread(Drain).Start();
             }
             """);
 

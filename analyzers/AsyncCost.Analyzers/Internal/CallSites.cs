@@ -13,7 +13,7 @@ namespace AsyncCost.Analyzers.Internal;
 /// <summary>
 /// The calls to a method that is not visible outside this compilation (private, internal, a local function), found
 /// where they can be: the trees of its containing type for a private method, its own tree for a local function,
-/// every tree for an internal one. The search is textual first (the method's name in the source text), and only
+/// every tree for an internal one (where no assembly but tests sees this one's internals). The search is textual first (the method's name in the source text), and only
 /// the matching identifiers are bound. Asked rarely (for a finding a rule is about to report), cached per method.
 /// </summary>
 internal sealed class CallSites
@@ -23,10 +23,15 @@ internal sealed class CallSites
     private const int MaxBoundNames = 32;
 
     private readonly Compilation _compilation;
+    private readonly System.Lazy<bool> _internalsAreOwn;
     private readonly ConcurrentDictionary<IMethodSymbol, Found> _found = new(SymbolEqualityComparer.Default);
     private readonly ConcurrentDictionary<SyntaxTree, string> _texts = new();
 
-    public CallSites(Compilation compilation) => _compilation = compilation;
+    public CallSites(Compilation compilation)
+    {
+        _compilation = compilation;
+        _internalsAreOwn = new System.Lazy<bool>(() => !FriendAssemblies.HasNonTestFriends(compilation.Assembly));
+    }
 
     /// <summary>
     /// The calls found, the calls that take the method as a delegate argument (<c>task.ContinueWith(Deliver, …)</c>),
@@ -76,16 +81,25 @@ internal sealed class CallSites
     }
 
     /// <summary>
-    /// The calls to a private method or a local function, all in the trees of its type (an internal method's calls
-    /// span the compilation: <see cref="Found.Unknown"/>).
+    /// The calls to a private method or a local function, all in the trees of its type, or to an internal method where
+    /// only this compilation and its tests see internals; any other method's calls are <see cref="Found.Unknown"/>.
     /// </summary>
     public Found Of(IMethodSymbol method)
     {
         method = Normalize(method);
-        return method.MethodKind == MethodKind.LocalFunction || method.DeclaredAccessibility == Accessibility.Private
+        return method.MethodKind == MethodKind.LocalFunction
+            || method.MethodKind == MethodKind.Ordinary && (method.DeclaredAccessibility == Accessibility.Private || IsOwnInternal(method))
             ? _found.GetOrAdd(method, m => Search(m))
             : Found.Unknown;
     }
+
+    // An internal method (or a public one of an internal type) reached only by its own name: no other assembly but
+    // tests calls it, and no virtual or interface call reaches it through another member's name.
+    private bool IsOwnInternal(IMethodSymbol method) =>
+        !IsVisibleOutside(method) && !method.IsVirtual && !method.IsOverride && !method.IsAbstract
+        && method.ContainingType is { } type
+        && !type.AllInterfaces.Any(i => i.GetMembers(method.Name).Any(m => SymbolEqualityComparer.Default.Equals(type.FindImplementationForInterfaceMember(m), method)))
+        && _internalsAreOwn.Value;
 
     private static IMethodSymbol Normalize(IMethodSymbol method)
     {

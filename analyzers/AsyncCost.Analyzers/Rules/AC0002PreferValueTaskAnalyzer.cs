@@ -39,33 +39,14 @@ public sealed class AC0002PreferValueTaskAnalyzer : DiagnosticAnalyzer
             {
                 return;
             }
-            // With InternalsVisibleTo, internal methods have callers this compilation cannot see (friends); an IVT
-            // naming only test assemblies opens internals for testing, not as API, so it does not count.
-            var hasFriendAssemblies = start.Compilation.Assembly.GetAttributes()
-                .Any(a => a.AttributeClass?.ToDisplayString() == "System.Runtime.CompilerServices.InternalsVisibleToAttribute"
-                    && !(a.ConstructorArguments.Length == 1 && a.ConstructorArguments[0].Value is string friend && IsTestAssembly(friend)));
+            // With InternalsVisibleTo, internal methods have callers this compilation cannot see (friends other than tests).
+            var hasFriendAssemblies = FriendAssemblies.HasNonTestFriends(start.Compilation.Assembly);
             var analysis = new Analysis(types, hasFriendAssemblies, start.Compilation.Assembly);
             start.RegisterOperationBlockAction(analysis.AnalyzeMethod);
             start.RegisterOperationAction(analysis.AnalyzeInvocation, OperationKind.Invocation);
             start.RegisterOperationAction(analysis.AnalyzeMethodReference, OperationKind.MethodReference);
             start.RegisterCompilationEndAction(analysis.ReportCandidates);
         });
-    }
-
-    // Test, test-support, benchmark and mocking-proxy assemblies (Castle's DynamicProxyGenAssembly2, used by Moq and
-    // NSubstitute). A test-support library (Polly.Testing, Polly.TestUtils) serves tests, not the library's users.
-    private static readonly string[] TestAssemblySuffixes =
-    [
-        ".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs", ".Benchmarks",
-        ".Testing", ".TestUtils", ".TestUtilities", ".TestHelpers",
-    ];
-
-    /// <summary>Whether an InternalsVisibleTo argument (<c>Name</c> or <c>Name, PublicKey=…</c>) names a test assembly.</summary>
-    internal static bool IsTestAssembly(string friend)
-    {
-        var comma = friend.IndexOf(',');
-        var name = (comma < 0 ? friend : friend.Substring(0, comma)).Trim();
-        return name == "DynamicProxyGenAssembly2" || TestAssemblySuffixes.Any(suffix => name.EndsWith(suffix, StringComparison.OrdinalIgnoreCase));
     }
 
     private sealed class Analysis(WellKnownAsyncTypes types, bool hasFriendAssemblies, IAssemblySymbol assembly)

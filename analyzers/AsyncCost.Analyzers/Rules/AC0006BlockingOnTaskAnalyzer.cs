@@ -107,7 +107,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
         properties = DiagnosticFactory.WithCostIn(properties, BlockedOn(use));
-        var contract = SynchronousContract.Of(use.Operation, function, types.IsBlockingHelper);
+        var contract = types.Contracts.Of(use.Operation, function);
         context.ReportDiagnostic(DiagnosticFactory.Create(
             contract is null ? Descriptors.BlockingOnTask : Descriptors.BlockingInSynchronousContract, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol)));
     }
@@ -396,6 +396,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             Bodies = new MethodBodies(compilation);
             AsyncFlag = new AsyncFlag(Async, Bodies);
             CallSites = new CallSites(compilation);
+            Contracts = new SynchronousContract(Async, CallSites, IsBlockingHelper);
         }
 
         public WellKnownAsyncTypes Async { get; }
@@ -411,6 +412,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public AsyncFlag AsyncFlag { get; }
         public MethodBodies Bodies { get; }
         public CallSites CallSites { get; }
+        public SynchronousContract Contracts { get; }
 
         /// <summary>
         /// Whether the method is a blocking helper: its first parameter is a task, it returns none, and either its body
