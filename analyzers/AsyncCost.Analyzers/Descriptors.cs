@@ -80,7 +80,7 @@ public static class Descriptors
         "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
-        "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block): the fix is an async alternative beside the contract, not an await in it.");
+        "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block), or in a method only such members call: the fix is an async alternative beside the contract, not an await in it.");
 
     public static readonly DiagnosticDescriptor BlockingWaitInAsync = Create(
         RuleIds.BlockingWaitInAsync,
