@@ -162,11 +162,22 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public Setup(Func<Task<string>> download) => new Installer().Install(download);
                 public void Dispose() { }
             }
+            public sealed class Cache : IDisposable
+            {
+                private readonly Func<Task<int>> _load;
+                public Cache(Func<Task<int>> load) { _load = load; _ = Get(_load); }
+                public void Dispose() => _load.Drain();
+                private static T Get<T>(Func<Task<T>> load) => load().{|AC0010:Result|};
+            }
+            internal static class Loads
+            {
+                internal static void Drain(this Func<Task<int>> load) => load().{|AC0010:Wait|}();
+            }
             """);
 
     // A call from anywhere else keeps the wait AC0006's: an ordinary public method, a lambda inside a contract, an
-    // async member, a use as a delegate, no call at all, recursion alone, or (for an internal method) a friend
-    // assembly other than tests, which may call it from outside.
+    // async member, a use as a delegate, no call at all, recursion alone, (for an internal method) a friend assembly
+    // other than tests, which may call it from outside, or a chain longer than the eight methods followed.
     [Fact]
     public Task A_helper_called_outside_synchronous_contracts_stays_AC0006() =>
         Verify.VerifyAsync(Snippet.Usings + """
@@ -187,6 +198,14 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 private int Loop(int n) => n > 0 ? Loop(n - 1) : _fetch().[|Result|];
                 internal int Shared() => _fetch().[|Result|];
                 ~Client() => Shared();
+            }
+            public sealed class Deep : IDisposable
+            {
+                private readonly Task _pending = Task.Run(() => { });
+                public void Dispose() => A1();
+                void A1() => A2(); void A2() => A3(); void A3() => A4(); void A4() => A5();
+                void A5() => A6(); void A6() => A7(); void A7() => A8(); void A8() => TooFar();
+                void TooFar() => _pending.[|Wait|]();
             }
             """);
 
