@@ -55,6 +55,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
         { "sealed class Client { readonly int _port; public Client(Func<Task<int>> find) => _port = find().GetAwaiter().{|AC0010:GetResult|}(); }", "constructor" },
         { "sealed class Pump : IDisposable { Task _loop = Task.Run(() => { }); public void Dispose() => _loop.{|AC0010:Wait|}(); }", "IAsyncDisposable" },
         { "class Pump : IDisposable { Task _loop = Task.Run(() => { }); public void Dispose() => Dispose(true); protected virtual void Dispose(bool disposing) => _loop.{|AC0010:Wait|}(); }", "DisposeAsync" },
+        { "sealed class Pump : IDisposable, IAsyncDisposable { Task _loop = Task.Run(() => { }); public void Dispose() => _loop.{|AC0010:Wait|}(); public ValueTask DisposeAsync() => new(_loop); }", "already has DisposeAsync: steer callers to it" },
         { "sealed class Pump { Task _loop = Task.Run(() => { }); ~Pump() => _loop.{|AC0010:Wait|}(); }", "finalizer" },
         { "sealed class Wrapped : System.IO.MemoryStream { public override int Read(byte[] b, int o, int c) => ReadAsync(b, o, c).{|AC0010:Result|}; }", "MemoryStream" },
         { "interface IStore { string Get(string key); } sealed class Store : IStore { public string Get(string key) => Task.Run(() => key).{|AC0010:Result|}; }", "IStore" },

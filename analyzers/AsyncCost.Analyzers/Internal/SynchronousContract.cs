@@ -64,6 +64,8 @@ internal sealed class SynchronousContract
             "it stands in a constructor, which cannot await: start the work there and await it on first use, or offer a static async factory",
         { MethodKind: MethodKind.Destructor } =>
             "it stands in a finalizer, which must not wait at all: release without waiting, and do the async teardown in DisposeAsync",
+        _ when IsDispose(function) && HasDisposeAsync(function.ContainingType) =>
+            "it stands in Dispose, which cannot await, and the type already has DisposeAsync: steer callers to it (await using), keeping the blocking only for callers of Dispose",
         _ when IsDispose(function) =>
             "it stands in Dispose, which cannot await: implement IAsyncDisposable and do the async teardown in DisposeAsync, keeping the blocking only for callers of Dispose",
         _ when IsApmEnd(function) =>
@@ -139,6 +141,10 @@ internal sealed class SynchronousContract
         method.Name == "Dispose" && method.ReturnsVoid
         && (method.Parameters.Length == 0 || method.Parameters.Length == 1 && method.Parameters[0].Type.SpecialType == SpecialType.System_Boolean)
         || method.ExplicitInterfaceImplementations.Any(i => i.Name == "Dispose");
+
+    // IAsyncDisposable, on the type or a base: "implement it" would be stale advice there.
+    private static bool HasDisposeAsync(INamedTypeSymbol? type) =>
+        type is not null && type.AllInterfaces.Any(i => i is { Name: "IAsyncDisposable", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } });
 
     private static bool IsApmEnd(IMethodSymbol method) =>
         method.Name.StartsWith("End", StringComparison.Ordinal)
