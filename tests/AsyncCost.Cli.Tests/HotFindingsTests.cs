@@ -148,6 +148,29 @@ public sealed class HotFindingsTests
     }
 
     [Fact]
+    public async Task Compare_with_findings_refuses_a_missing_log_a_budget_and_findings_it_did_not_write()
+    {
+        using var directory = new TemporaryDirectory("asynccost-compare-findings-");
+        var json = directory.File("run.json");
+        var written = await ChildProcess.RunToolAsync(["report", .. Traces, "--sarif", Sarif, "--format", "json", "-o", json]);
+        Assert.True(written.ExitCode == 0, written.ToString());
+
+        Expect.OneLineError(await ChildProcess.RunToolAsync("compare", json, json, "--sarif", directory.File("missing.sarif")), 22, "missing.sarif");
+
+        var budget = directory.File("asynccost-budget.json");
+        await File.WriteAllTextAsync(budget, """{ "budgetVersion": 1, "hopsPerOperation": 6 }""");
+        Expect.OneLineError(await ChildProcess.RunToolAsync("compare", budget, json, "--sarif", Sarif), 2, "a budget file is no run");
+
+        // A first report whose ranked findings are not this tool's: said, not thrown.
+        var edited = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(json))!.AsObject();
+        Assert.True(edited["findings"] is System.Text.Json.Nodes.JsonArray { Count: > 0 }, "the report holds its ranked findings");
+        edited["findings"]![0]!.AsObject().Remove("finding");
+        var foreign = directory.File("foreign-findings.json");
+        await File.WriteAllTextAsync(foreign, edited.ToJsonString());
+        Expect.OneLineError(await ChildProcess.RunToolAsync("compare", foreign, json), 24, "its findings are not this tool's");
+    }
+
+    [Fact]
     public async Task Compare_of_a_file_that_is_not_a_report_is_24()
     {
         var result = await ChildProcess.RunToolAsync("compare", Sarif, Sarif);

@@ -13,8 +13,8 @@ namespace AsyncCost.Analyzers.Internal;
 /// <summary>
 /// The calls to a method that is not visible outside this compilation (private, internal, a local function), found
 /// where they can be: the trees of its containing type for a private method, its own tree for a local function,
-/// every tree for an internal one (where no assembly but tests sees this one's internals). The search is textual first (the method's name in the source text), and only
-/// the matching identifiers are bound. Asked rarely (for a finding a rule is about to report), cached per method.
+/// every tree for an internal one (where no assembly but tests sees this one's internals). The search is textual
+/// first (the method's name in the source text), and only the matching identifiers are bound. Asked rarely (for a finding a rule is about to report), cached per method.
 /// </summary>
 internal sealed class CallSites
 {
@@ -95,11 +95,11 @@ internal sealed class CallSites
 
     // An internal method (or a public one of an internal type) reached only by its own name: no other assembly but
     // tests calls it, and no virtual or interface call reaches it through another member's name.
+    // The interface search last: it is the dearest, and asked for every internal method a rule looks up.
     private bool IsOwnInternal(IMethodSymbol method) =>
-        !IsVisibleOutside(method) && !method.IsVirtual && !method.IsOverride && !method.IsAbstract
+        _internalsAreOwn.Value && !IsVisibleOutside(method) && !method.IsVirtual && !method.IsOverride && !method.IsAbstract
         && method.ContainingType is { } type
-        && !type.AllInterfaces.Any(i => i.GetMembers(method.Name).Any(m => SymbolEqualityComparer.Default.Equals(type.FindImplementationForInterfaceMember(m), method)))
-        && _internalsAreOwn.Value;
+        && !type.AllInterfaces.Any(i => i.GetMembers(method.Name).Any(m => SymbolEqualityComparer.Default.Equals(type.FindImplementationForInterfaceMember(m), method)));
 
     private static IMethodSymbol Normalize(IMethodSymbol method)
     {

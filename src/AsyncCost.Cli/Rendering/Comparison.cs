@@ -247,13 +247,7 @@ internal sealed class Comparison
     /// its first run's).</summary>
     private static PassSummary? PassOf(AsyncCostReport report, FigureSource source)
     {
-        var pass = source switch
-        {
-            FigureSource.AllocationPass => MeasurementPasses.Allocations,
-            FigureSource.HopPass => MeasurementPasses.Hops,
-            FigureSource.CpuPass => MeasurementPasses.Cpu,
-            _ => MeasurementPasses.None,
-        };
+        var pass = source.Pass();
         return pass == MeasurementPasses.None ? (report.Passes.Count > 0 ? report.Passes[0] : null) : report.Passes.FirstOrDefault(p => p.Pass == pass);
     }
 

@@ -227,14 +227,8 @@ internal static class HtmlReport
         {
             return null;
         }
-        var pass = figure.Source switch
-        {
-            FigureSource.AllocationPass => MeasurementPasses.Allocations,
-            FigureSource.HopPass => MeasurementPasses.Hops,
-            FigureSource.CpuPass => MeasurementPasses.Cpu,
-            _ => (MeasurementPasses?)null,
-        };
-        var seconds = report.Passes.Where(p => pass is null || p.Pass == pass).Sum(p => p.Duration.TotalSeconds);
+        var pass = figure.Source.Pass();
+        var seconds = report.Passes.Where(p => pass == MeasurementPasses.None || p.Pass == pass).Sum(p => p.Duration.TotalSeconds);
         return seconds > 0 ? figure.Per(seconds) : null;
     }
 

@@ -85,12 +85,7 @@ public static class FindingTimeChanges
         yield return (before, after.Time);
         if (before.Time.Basis == TimeBasis.CalleeElapsed && before.Method?.ElapsedMilliseconds is not null)
         {
-            var loop = new HotFinding
-            {
-                Rank = before.Rank, Finding = before.Finding, Exercised = before.Exercised, Verdict = before.Verdict, Method = before.Method,
-                Time = FindingTimes.OfLoopMethod(before.Method, beforeRun),
-            };
-            yield return (loop, FindingTimes.OfLoopMethod(after.Method, afterRun));
+            yield return (before with { Time = FindingTimes.OfLoopMethod(before.Method, beforeRun) }, FindingTimes.OfLoopMethod(after.Method, afterRun));
         }
     }
 
@@ -128,13 +123,7 @@ public static class FindingTimeChanges
     /// </summary>
     private static string? Unseen(FindingTime before, AsyncCostReport after)
     {
-        var pass = before.Milliseconds!.Source switch
-        {
-            FigureSource.AllocationPass => MeasurementPasses.Allocations,
-            FigureSource.HopPass => MeasurementPasses.Hops,
-            FigureSource.CpuPass => MeasurementPasses.Cpu,
-            _ => MeasurementPasses.None,
-        };
+        var pass = before.Milliseconds!.Source.Pass();
         var keys = before.MethodKeys;
         if (pass == MeasurementPasses.None || keys.Count == 0 || after.Passes.All(p => p.Pass != pass)
             || after.Methods.Any(m => keys.Any(k => HotFindingsRanker.SameMethod(k, m.MethodKey))))

@@ -20,7 +20,7 @@ public enum FindingVerdict
 }
 
 /// <summary>One analyzer finding with what it measurably costs, in time.</summary>
-public sealed class HotFinding
+public sealed record HotFinding
 {
     /// <summary>1 for the costliest; findings without a time figure come last (not observable, then not exercised).</summary>
     public int Rank { get; init; }

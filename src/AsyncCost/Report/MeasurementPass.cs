@@ -42,6 +42,20 @@ public enum FigureSource
     CpuPass,
 }
 
+/// <summary>Which pass a figure's source is.</summary>
+public static class FigureSources
+{
+    /// <summary>The pass that measured a figure from <paramref name="source"/>; <see cref="MeasurementPasses.None"/> for
+    /// /proc and in-process counters, which no pass records.</summary>
+    public static MeasurementPasses Pass(this FigureSource source) => source switch
+    {
+        FigureSource.AllocationPass => MeasurementPasses.Allocations,
+        FigureSource.HopPass => MeasurementPasses.Hops,
+        FigureSource.CpuPass => MeasurementPasses.Cpu,
+        _ => MeasurementPasses.None,
+    };
+}
+
 /// <summary>One pass as it ran.</summary>
 public sealed record PassSummary
 {
