@@ -75,7 +75,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     }
 
     // Not a contract: an ordinary synchronous method, a lambda a constructor hands on (a function of its own), an
-    // async method, a public method that is not an override or interface member: the waits stay AC0006's.
+    // async method, a public method that is not an override or interface member (outside a package): AC0006's.
     [Fact]
     public Task Blocking_outside_a_synchronous_contract_stays_AC0006() =>
         Verify.VerifyAsync(Snippet.Usings + """
@@ -87,7 +87,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public async Task<int> Later(Func<Task<int>> count) { await Task.Yield(); return count().[|Result|]; }
                 public void End(Func<Task> t) => t().[|Wait|]();
             }
-            """);
+            """, OutsideAPackage);
 
     // Issue 34: a method whose purpose is to block because it is named like the blocking member it stands in for (a
     // drop-in replacement of Task.Wait/WaitAll/WaitAny/Result, a wrapper's Result getter): AC0010, not AC0006. Not
@@ -126,7 +126,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public Task Wait() { _probe().[|Wait|](); return Task.CompletedTask; }
                 public Action RunSynchronously() => () => _probe().[|Wait|]();
             }
-            """);
+            """, OutsideAPackage);
 
     // Issue 34: a wait in a method only this compilation calls, whose every call stands in a synchronous contract
     // (directly, or through other such methods): "await it" would have to cross the contract, so it is AC0010.
@@ -208,7 +208,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 void A5() => A6(); void A6() => A7(); void A7() => A8(); void A8() => TooFar();
                 void TooFar() => _pending.[|Wait|]();
             }
-            """);
+            """, OutsideAPackage);
 
     // With InternalsVisibleTo naming only test assemblies, internals are still this compilation's own.
     [Fact]
@@ -222,6 +222,73 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 internal void Drain() => _pending.{|AC0010:Wait|}();
             }
             """);
+
+    // A library that publishes no package (its public methods' callers are the solution's own projects): where a test is
+    // about another shape, its public members are not a package's synchronous API (AC0010, below).
+    private static readonly TestOptions OutsideAPackage = TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "false");
+
+    // Issue 34: in a project that publishes a package, a public synchronous method none of the package's async code
+    // reaches is API that other assemblies call in its synchronous form: the fix is an async twin beside it, not an await
+    // there, so its wait (and that of a helper only it calls) is AC0010, pointing to the twin where there is one.
+    private const string PackageApi = """
+        public sealed class Transfers
+        {
+            private readonly Func<string, Task<string>> _get;
+            public Transfers(Func<string, Task<string>> get) => _get = get;
+            public string Download(string url) => _get(url).{|AC0010:Result|};
+            public Task<string> DownloadAsync(string url) => _get(url);
+            public void Upload(string url) => Send(url);
+            private void Send(string url) => _get(url).{|AC0010:Wait|}();
+            public string Mirror(string url) => Download(url);
+        }
+        """;
+
+    [Fact]
+    public async Task A_packages_synchronous_api_that_no_async_code_reaches_is_AC0010()
+    {
+        var options = TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "true");
+        await Verify.VerifyAsync(Snippet.Usings + PackageApi, options);
+        var messages = (await Verify.GetDiagnosticsAsync(Snippet.Usings + PackageApi, options))
+            .Select(d => d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.Contains(messages, m => m.Contains("point them to Transfers.DownloadAsync", StringComparison.Ordinal));
+        Assert.Contains(messages, m => m.Contains("only synchronous contracts call Send", StringComparison.Ordinal));
+    }
+
+    // Where the package's own async code reaches the method (directly, through a synchronous caller, from a lambda whose
+    // caller is unknown, or as a delegate), the fix applies here: AC0006. So in an application, or a library that
+    // publishes no package (its callers are the solution's own projects), and for a virtual member or a property.
+    [Fact]
+    public Task A_packages_synchronous_api_reached_from_its_own_async_code_stays_AC0006() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public class Client
+            {
+                private readonly Func<Task<int>> _fetch;
+                public Client(Func<Task<int>> fetch) => _fetch = fetch;
+                public int Read() => _fetch().[|Result|];
+                public int Peek() => _fetch().[|Result|];
+                public int Probe() => _fetch().[|Result|];
+                public int Handed() => _fetch().[|Result|];
+                public virtual int Size() => _fetch().[|Result|];
+                public bool IsConnected => _fetch().[|Result|] > 0;
+                public async Task<int> SumAsync() { await Task.Yield(); return Read() + Twice(); }
+                private int Twice() => Peek() * 2;
+                public Func<int> Later() => () => Probe();
+                public Task<int> Run() => Task.Run(Handed);
+            }
+            """, TestOptions.Default.WithBuildProperty("AsyncCostPublishesPackage", "true"));
+
+    [Theory]
+    [InlineData("AsyncCostPublishesPackage", "false")]
+    [InlineData("OutputType", "Exe")]
+    public Task Public_synchronous_methods_outside_a_package_stay_AC0006(string property, string value) =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            public sealed class Transfers
+            {
+                private readonly Func<string, Task<string>> _get;
+                public Transfers(Func<string, Task<string>> get) => _get = get;
+                public string Download(string url) => _get(url).[|Result|];
+            }
+            """, TestOptions.Default.WithBuildProperty(property, value));
 
     // Issue 34: a common library's `BlockingWait(Task t)`, called from the solution's other projects, where it is only
     // an assembly reference with no body to read. Named in .editorconfig, its calls are reported in every project.
@@ -891,7 +958,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public Task<int> CountAsync() => Task.Run(() => 1);
                 public ValueTask DisposeAsync() => new(Task.Delay(1));
             }
-            """);
+            """, OutsideAPackage);
 
     // A public method of a public type may be called by other assemblies: a thread start is not its only use. In an
     // internal type (no friend assembly but tests), a thread start that is its only use makes it that thread's edge.
@@ -908,7 +975,7 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public void Drain() => Task.Run(() => 1).Wait();
                 void StartDrain() => new Thread(Drain).Start();
             }
-            """);
+            """, OutsideAPackage);
 
     [Fact]
     public Task A_synchronous_console_Main_is_exempt() =>
@@ -1208,5 +1275,5 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 public Task<int> GetAsync(string key) => Task.Run(() => key.Length);
             }
             """,
-            TestOptions.Default.WithEditorConfig(Bridges, "false"));
+            OutsideAPackage.WithEditorConfig(Bridges, "false"));
 }

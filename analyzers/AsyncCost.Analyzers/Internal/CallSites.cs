@@ -93,6 +93,12 @@ internal sealed class CallSites
             : Found.Unknown;
     }
 
+    /// <summary>
+    /// The calls to a method of any accessibility that this compilation makes (for a public member: its own calls, not
+    /// those of the assemblies that reference it). <see cref="Found.IsComplete"/> then says every use here is read.
+    /// </summary>
+    public Found InThisCompilation(IMethodSymbol method) => _found.GetOrAdd(Normalize(method), m => Search(m));
+
     // An internal method (or a public one of an internal type) reached only by its own name: no other assembly but
     // tests calls it, and no virtual or interface call reaches it through another member's name.
     // The interface search last: it is the dearest, and asked for every internal method a rule looks up.

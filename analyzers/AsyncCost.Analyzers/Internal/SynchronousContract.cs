@@ -12,8 +12,11 @@ namespace AsyncCost.Analyzers.Internal;
 /// rely on stands in the way. Either the wait is in the own body of such a member — a constructor, a finalizer,
 /// Dispose, a synchronous override or interface implementation, an APM End… method, a method whose purpose is to
 /// block (a blocking helper, or a member named like the blocking member of Task it stands in for) — or it is in a method only
-/// this compilation can call whose every call stands in such a member, directly or through other such methods. The
-/// result says which contract, and what a maintainer can offer instead: the message's second argument.
+/// this compilation can call whose every call stands in such a member, directly or through other such methods. In a
+/// project that publishes a package, a public synchronous method that no async code of the package reaches is such a
+/// member too: its callers are other assemblies that chose the synchronous form, so the fix is an async twin beside it,
+/// not an await here (where async code of its own calls it, the fix applies in this compilation and the wait stays
+/// AC0006's). The result says which contract, and what a maintainer can offer instead: the message's second argument.
 /// One per compilation; the callers' answer is cached per method.
 /// </summary>
 internal sealed class SynchronousContract
@@ -29,13 +32,16 @@ internal sealed class SynchronousContract
     private readonly WellKnownAsyncTypes _async;
     private readonly CallSites _callSites;
     private readonly Func<IMethodSymbol, bool> _isBlockingHelper;
+    private readonly bool _publishesPackage;
     private readonly ConcurrentDictionary<IMethodSymbol, IMethodSymbol?> _contractCallers = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<IMethodSymbol, bool> _reachedFromAsync = new(SymbolEqualityComparer.Default);
 
-    public SynchronousContract(WellKnownAsyncTypes async, CallSites callSites, Func<IMethodSymbol, bool> isBlockingHelper)
+    public SynchronousContract(WellKnownAsyncTypes async, CallSites callSites, Func<IMethodSymbol, bool> isBlockingHelper, bool publishesPackage)
     {
         _async = async;
         _callSites = callSites;
         _isBlockingHelper = isBlockingHelper;
+        _publishesPackage = publishesPackage;
     }
 
     /// <summary>The contract the wait stands in, with the async alternative, or null where the wait is AC0006's.</summary>
@@ -76,8 +82,65 @@ internal sealed class SynchronousContract
             "it stands in " + Display(function) + ", named like the blocking member of Task it stands in for: its callers block knowingly, so await at their calls instead where they can",
         _ when Overridden(function) is { } contract =>
             "it stands in " + function.Name + ", a synchronous member of " + contract + " that cannot await: where the contract has an async twin, override that one too and steer callers to it, keeping the blocking only for callers of the synchronous form",
+        _ when IsPackageSynchronousApi(function) => AsyncTwin(function) is { } twin
+            ? "it stands in " + Display(function) + ", synchronous API of this package that no async code here reaches: its callers are other assemblies, so point them to " + twin + ", keeping the blocking only for callers of the synchronous form"
+            : "it stands in " + Display(function) + ", synchronous API of this package that no async code here reaches: its callers are other assemblies, so offer an async twin beside it, keeping the blocking only for callers of the synchronous form",
         _ => null,
     };
+
+    // A public, non-virtual method of a package's public type that none of the package's own async code reaches. Virtual
+    // members are left out: their calls go through other members' names, which the search by name does not see.
+    private bool IsPackageSynchronousApi(IMethodSymbol method) =>
+        _publishesPackage && method is { MethodKind: MethodKind.Ordinary, IsVirtual: false, IsAbstract: false, IsOverride: false }
+        && method.ContainingType is { TypeKind: TypeKind.Class or TypeKind.Struct }
+        && CallSites.IsVisibleOutside(method) && !_async.IsTaskLike(method.ReturnType.OriginalDefinition)
+        && !ReachedFromAsync(method, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default));
+
+    /// <summary>
+    /// Whether async code of this compilation may call the method, directly or through synchronous methods: a call in an
+    /// async method, in any lambda or local function (where it runs is not known here), a use other than a call, or a
+    /// chain longer than <see cref="MaxChain"/> all count as "may".
+    /// </summary>
+    private bool ReachedFromAsync(IMethodSymbol method, HashSet<IMethodSymbol> seen)
+    {
+        if (!seen.Add(method.OriginalDefinition))
+        {
+            return false;
+        }
+        if (_reachedFromAsync.TryGetValue(method.OriginalDefinition, out var known))
+        {
+            return known;
+        }
+        if (seen.Count > MaxChain || method.IsAsync)
+        {
+            return true;
+        }
+        var asked = seen.Count == 1;
+        var found = _callSites.InThisCompilation(method);
+        var reached = !found.IsComplete || found.HandedTo.Length > 0
+            || found.Calls.Any(call => OperationScopes.EnclosingFunction(call.Invocation) is not null
+                || call.Container is not IMethodSymbol caller
+                || ReachedFromAsync(caller, seen));
+        // Only a whole answer is kept: one cut short by `seen` may differ when asked from elsewhere.
+        if (asked)
+        {
+            _reachedFromAsync.TryAdd(method.OriginalDefinition, reached);
+        }
+        return reached;
+    }
+
+    // The async twin a caller can be pointed to: a method of the type (or a base) named like this one with Async.
+    private static string? AsyncTwin(IMethodSymbol method)
+    {
+        for (var type = method.ContainingType; type is not null; type = type.BaseType)
+        {
+            if (type.GetMembers(method.Name + "Async").OfType<IMethodSymbol>().FirstOrDefault() is { } twin)
+            {
+                return type.Name + "." + twin.Name;
+            }
+        }
+        return null;
+    }
 
     // `Wait`, `WaitAll`, `WaitAny`, `RunSynchronously` or a `Result` getter (or a method spelled as one,
     // `get_Result`, as an IL-rewriting replacement of Task<T>.Result is) that returns no task: the blocking form itself.

@@ -396,7 +396,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             Bodies = new MethodBodies(compilation);
             AsyncFlag = new AsyncFlag(Async, Bodies);
             CallSites = new CallSites(compilation);
-            Contracts = new SynchronousContract(Async, CallSites, IsBlockingHelper);
+            Contracts = new SynchronousContract(Async, CallSites, IsBlockingHelper, IsLibrary && ProjectKind.PublishesPackage(options));
         }
 
         public WellKnownAsyncTypes Async { get; }
