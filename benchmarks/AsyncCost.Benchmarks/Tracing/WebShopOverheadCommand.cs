@@ -8,7 +8,7 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side] [--attached] [--variants a,b]`: what the in-process instrumentation
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side [--fresh-pairs]] [--attached] [--variants a,b]`: what the in-process instrumentation
 /// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
 /// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
@@ -20,7 +20,10 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// round's uninstrumented run: what the machine does between runs (±10 % on a shared VM) falls into the comparison.
 /// <c>--side-by-side</c> loads each variant at the same time as an uninstrumented twin on the same core, one load generator
 /// each, so both see the same machine; the uninstrumented twin beside a second uninstrumented service (A/A) shows what the
-/// method itself cannot resolve.</para>
+/// method itself cannot resolve. A process's CPU per request stays off its twin's for its life (an A/A pair read +0.6…+1.3 % in
+/// every round of one run and −0.4…+0.2 % in another), so with <c>--fresh-pairs</c> every round starts each pair anew, the
+/// variant first in odd rounds and its twin first in even ones: the offset then varies round to round and the median over
+/// rounds no longer carries one pair's.</para>
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
 /// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies).
@@ -39,12 +42,16 @@ public static partial class WebShopOverheadCommand
 
     /// <summary>In-process variants picked with <c>--variants</c>: the default instrumentation with other duty-cycle options
     /// (AsyncCost:Options, as a user would set them), so the parts of the default's cost are measured apart: each stream
-    /// alone at its default window, and the listener alive with both streams all but off (what runs all the time).</summary>
+    /// alone at its default window, the listener alive with both streams all but off (what runs all the time), and each
+    /// stream's window once at start-up only (what a window leaves behind once it has closed).</summary>
     private static readonly Dictionary<string, Dictionary<string, string>> OptionVariants = new()
     {
         ["hops-window-only"] = new() { ["AllocationWindow"] = "00:00:00" },
         ["allocations-window-only"] = new() { ["HopWindow"] = "00:00:00" },
         ["streams-nearly-off"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1" },
+        // One window each at start-up (the period is an hour), none in the measured runs: what outlasts a window.
+        ["hop-window-once"] = new() { ["AllocationWindow"] = "00:00:00", ["Period"] = "01:00:00" },
+        ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = "01:00:00" },
     };
 
     /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
@@ -89,9 +96,10 @@ public static partial class WebShopOverheadCommand
     {
         var sideBySide = args.Contains("--side-by-side");
         var attached = args.Contains("--attached");
+        var freshPairs = args.Contains("--fresh-pairs");
         var variantsAt = Array.IndexOf(args, "--variants");
         var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
-        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached")];
+        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached" and not "--fresh-pairs")];
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
         string[] known = attached ? [.. AttachedSessions.Keys] : [.. Variants, .. OptionVariants.Keys];
         if (chosen?.FirstOrDefault(v => v != Baseline && !known.Contains(v)) is { } unknown)
@@ -104,7 +112,12 @@ public static partial class WebShopOverheadCommand
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side] [--attached] [--variants a,b]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side [--fresh-pairs]] [--attached] [--variants a,b]");
+            return 2;
+        }
+        if (freshPairs && !sideBySide)
+        {
+            Console.Error.WriteLine("--fresh-pairs starts each side-by-side pair anew every round: give --side-by-side too.");
             return 2;
         }
         if (!attached && seconds % (int)Period.TotalSeconds != 0)
@@ -123,12 +136,12 @@ public static partial class WebShopOverheadCommand
         ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, cores) : new HttpClientLoop(connections);
         var duration = TimeSpan.FromSeconds(seconds);
         Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
-            + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" : "variants in turn, interleaved")
+            + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" + (freshPairs ? ", every pair started anew each round" : "") : "variants in turn, interleaved")
             + $"; {CorePlacement.MachineCores} cores, {cores.Describe}; .NET {Environment.Version}.");
 
-        // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own.
-        var servers = variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
-        var twins = sideBySide ? variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
+        // Side by side, every variant (the baseline too: A/A) has an uninstrumented twin of its own; fresh pairs start in the rounds.
+        var servers = freshPairs ? [] : variants.Select(variant => Server.Start(shop, variant, cores)).ToList();
+        var twins = sideBySide && !freshPairs ? variants.Select(_ => Server.Start(shop, Baseline, cores)).ToList() : null;
         List<Server> everyServer = [.. servers, .. twins ?? []];
         try
         {
@@ -138,14 +151,23 @@ public static partial class WebShopOverheadCommand
             }
             var pairs = variants.ToDictionary(v => v, _ => new List<(Measured Run, Measured Off)>());
             Console.WriteLine();
-            Console.WriteLine(twins is null
+            Console.WriteLine(!sideBySide
                 ? "| Round | " + string.Join(" | ", variants.Select(v => $"{v} req/s | µs CPU/req | load")) + " |"
                 : "| Round | " + string.Join(" | ", variants.Select(v => $"{v} req/s | µs CPU/req | its twin req/s | µs CPU/req | load")) + " |");
-            Console.WriteLine("|--:|" + string.Concat(variants.Select(_ => twins is null ? "--:|--:|--:|" : "--:|--:|--:|--:|--:|")));
+            Console.WriteLine("|--:|" + string.Concat(variants.Select(_ => !sideBySide ? "--:|--:|--:|" : "--:|--:|--:|--:|--:|")));
             for (var round = 1; round <= rounds; round++)
             {
                 var cells = new List<string>();
-                if (twins is null)
+                if (freshPairs)
+                {
+                    foreach (var variant in variants)
+                    {
+                        var both = MeasureFreshPair(shop, variant, cores, load, duration, twinFirst: round % 2 == 0);
+                        pairs[variant].Add((both[0], both[1]));
+                        cells.Add($"{both[0].Cells} | {both[1].Cells} | {both[0].LoadAverage}");
+                    }
+                }
+                else if (twins is null)
                 {
                     var runs = servers.Select(server => MeasureTogether([server], load, duration)[0]).ToList();
                     for (var i = 0; i < servers.Count; i++)
@@ -171,20 +193,20 @@ public static partial class WebShopOverheadCommand
             // in the one core's run queue, and both load generators keep the same number of requests in flight. What
             // differs is the CPU time each spends per request, so the loss is the one that cost implies on a saturated
             // core (1 − twin's CPU/req ÷ variant's); in turn, it is the measured throughput's.
-            Console.WriteLine(twins is null
+            Console.WriteLine(!sideBySide
                 ? "| Instrumentation | Median req/s | Min | Max | Paired throughput loss vs off: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs off: median (min – max) |"
                 : "| Instrumentation | Median req/s | Min | Max | Throughput loss on a saturated core, implied by CPU/req: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs its twin: median (min – max) |");
             Console.WriteLine("|---|--:|--:|--:|--:|--:|--:|");
             foreach (var (variant, runs) in pairs)
             {
                 var throughput = runs.Select(r => r.Run.RequestsPerSecond).ToList();
-                var compared = twins is not null || variant != Baseline;
+                var compared = sideBySide || variant != Baseline;
                 var loss = !compared ? "-"
-                    : Spread(runs.Select(r => twins is null
+                    : Spread(runs.Select(r => !sideBySide
                         ? 1 - (r.Run.RequestsPerSecond / r.Off.RequestsPerSecond)
                         : 1 - (r.Off.CpuMicrosecondsPerRequest / r.Run.CpuMicrosecondsPerRequest)));
                 var cpuIncrease = compared ? Spread(runs.Select(r => (r.Run.CpuMicrosecondsPerRequest / r.Off.CpuMicrosecondsPerRequest) - 1)) : "-";
-                var label = twins is not null && variant == Baseline ? $"{Baseline} (A/A: beside a second uninstrumented service)" : variant;
+                var label = sideBySide && variant == Baseline ? $"{Baseline} (A/A: beside a second uninstrumented service)" : variant;
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"| {label} | {TracingOverheadCommand.Median(throughput):N0} | {throughput.Min():N0} | {throughput.Max():N0} | {loss} | {TracingOverheadCommand.Median(runs.Select(r => r.Run.CpuMicrosecondsPerRequest)):F1} | {cpuIncrease} |"));
             }
@@ -196,6 +218,32 @@ public static partial class WebShopOverheadCommand
             {
                 server.Dispose();
             }
+        }
+    }
+
+    /// <summary>A new variant and twin, warmed up together, measured side by side, then stopped: [variant, twin].</summary>
+    private static Measured[] MeasureFreshPair(string shop, string variant, CorePlacement cores, ILoadGenerator load, TimeSpan duration, bool twinFirst)
+    {
+        Server? server = null, twin = null;
+        try
+        {
+            if (twinFirst)
+            {
+                twin = Server.Start(shop, Baseline, cores);
+                server = Server.Start(shop, variant, cores);
+            }
+            else
+            {
+                server = Server.Start(shop, variant, cores);
+                twin = Server.Start(shop, Baseline, cores);
+            }
+            RunAtOnce([server, twin], load, WarmUp);
+            return MeasureTogether([server, twin], load, duration);
+        }
+        finally
+        {
+            server?.Dispose();
+            twin?.Dispose();
         }
     }
 
