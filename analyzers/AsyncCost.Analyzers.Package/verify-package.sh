@@ -140,16 +140,19 @@ namespace Consumer;
 
 public static class Blocking
 {
-    public static int Read(string path) => System.IO.File.ReadAllTextAsync(path).Result.Length;   // AC0006 (warning)
+    public static int Read(string path) => System.IO.File.ReadAllTextAsync(path).Result.Length;   // AC0006 (warning): its own async code calls it
+    public static async Task<int> ReadLaterAsync(string path) { await Task.Yield(); return Read(path); }
+    public static int Size(string path) => System.IO.File.ReadAllBytesAsync(path).Result.Length;  // AC0010 (suggestion): this package's synchronous API
 }
 CS
 plain=$(build "$consumer")
 grep -q "warning AC0006:" <<<"$plain" || { echo "$plain"; fail "a plain dotnet build does not print AC0006 at the defaults"; }
+[[ $(grep -oE "Blocking.cs\([0-9]+,[0-9]+\): warning AC0006" <<<"$plain" | sort -u | wc -l) -eq 1 ]] || { echo "$plain"; fail "the package's synchronous API (Blocking.Size) printed as AC0006, or Read not"; }
 defaults=$(build "$consumer" -p:TreatWarningsAsErrors=true "-p:ErrorLog=$work/defaults.sarif%2Cversion=2.1")
 grep -q "Build succeeded" <<<"$defaults" || { echo "$defaults"; fail "the defaults fail a warnings-as-errors build"; }
 grep -q "warning AC0006:" <<<"$defaults" || { echo "$defaults"; fail "AC0006 not printed as a warning in a warnings-as-errors build"; }
 ! grep -qE "(warning|error) AC00(0[0-57-9]|10):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 reported as a warning by default"; }
-for id in AC0001 AC0002 AC0003 AC0004; do
+for id in AC0001 AC0002 AC0003 AC0004 AC0010; do
   grep -q "\"ruleId\": \"$id\"" "$work/defaults.sarif" || fail "$id not reported (as a suggestion) by default"
 done
 optin=$(build "$consumer" -p:TreatWarningsAsErrors=true -p:AsyncCostWarningsAsErrors=true)
@@ -229,7 +232,7 @@ grep -q "Build succeeded" <<<"$rebuilt" && ! grep -q "AC00" <<<"$rebuilt" \
 
 echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
-echo "verify-package: by default AC0006 is a warning a plain build prints and the rest are suggestions (SARIF notes); warnings as errors still build unless AsyncCostWarningsAsErrors=true; as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: by default AC0006 is a warning a plain build prints and the rest are suggestions (SARIF notes), a package's synchronous API its own async code does not reach among them (AC0010); warnings as errors still build unless AsyncCostWarningsAsErrors=true; as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
 echo "verify-package: a fresh dotnet new console project prints:"
 grep -oE "warning AC0006: [^[]*" <<<"$fresh_plain" | sort -u | cut -c1-140 | sed 's/^/  /'
 echo "verify-package: and builds with TreatWarningsAsErrors."
