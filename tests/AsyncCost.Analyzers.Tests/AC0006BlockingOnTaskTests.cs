@@ -240,6 +240,13 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             public void Upload(string url) => Send(url);
             private void Send(string url) => _get(url).{|AC0010:Wait|}();
             public string Mirror(string url) => Download(url);
+            public string Fetch(string url) => _get(url).{|AC0010:Result|};
+            private Task<string> FetchAsync(string url) => _get(url);
+        }
+        public static class Aliases
+        {
+            public static string Copy(this Transfers transfers, string url) => Task.Run(() => url + transfers.GetHashCode()).{|AC0010:Result|};
+            public static string CopyTwice(this Transfers transfers, string url) => transfers.Copy(url) + transfers.Copy(url);
         }
         """;
 
@@ -252,6 +259,8 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             .Select(d => d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)).ToList();
         Assert.Contains(messages, m => m.Contains("point them to Transfers.DownloadAsync", StringComparison.Ordinal));
         Assert.Contains(messages, m => m.Contains("only synchronous contracts call Send", StringComparison.Ordinal));
+        // FetchAsync is private: no twin other assemblies can be pointed to.
+        Assert.Contains(messages, m => m.Contains("Transfers.Fetch, synchronous API of this package", StringComparison.Ordinal) && m.Contains("offer an async twin beside it", StringComparison.Ordinal));
     }
 
     // Where the package's own async code reaches the method (directly, through a synchronous caller, from a lambda whose

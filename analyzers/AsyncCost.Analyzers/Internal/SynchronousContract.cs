@@ -129,12 +129,13 @@ internal sealed class SynchronousContract
         return reached;
     }
 
-    // The async twin a caller can be pointed to: a method of the type (or a base) named like this one with Async.
+    // The async twin other assemblies can be pointed to: a method of the type (or a base) named like this one with Async,
+    // that they can call (a private one is no twin for them).
     private static string? AsyncTwin(IMethodSymbol method)
     {
         for (var type = method.ContainingType; type is not null; type = type.BaseType)
         {
-            if (type.GetMembers(method.Name + "Async").OfType<IMethodSymbol>().FirstOrDefault() is { } twin)
+            if (type.GetMembers(method.Name + "Async").OfType<IMethodSymbol>().FirstOrDefault(CallSites.IsVisibleOutside) is { } twin)
             {
                 return type.Name + "." + twin.Name;
             }

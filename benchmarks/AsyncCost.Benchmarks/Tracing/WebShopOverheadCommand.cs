@@ -167,7 +167,7 @@ public static partial class WebShopOverheadCommand
                         cells.Add($"{both[0].Cells} | {both[1].Cells} | {both[0].LoadAverage}");
                     }
                 }
-                else if (twins is null)
+                else if (!sideBySide)
                 {
                     var runs = servers.Select(server => MeasureTogether([server], load, duration)[0]).ToList();
                     for (var i = 0; i < servers.Count; i++)
@@ -180,7 +180,7 @@ public static partial class WebShopOverheadCommand
                 {
                     for (var i = 0; i < servers.Count; i++)
                     {
-                        var both = MeasureTogether([servers[i], twins[i]], load, duration);
+                        var both = MeasureTogether([servers[i], twins![i]], load, duration);
                         pairs[servers[i].Variant].Add((both[0], both[1]));
                         cells.Add($"{both[0].Cells} | {both[1].Cells} | {both[0].LoadAverage}");
                     }
