@@ -116,8 +116,17 @@ public static class AsyncCostMeasurement
 
     /// <summary>The GC's exact count of the bytes allocated per operation: the calling thread's when every operation completed
     /// synchronously and, in the hop pass, the thread neither queued thread-pool work nor blocked on a task (nothing ran
-    /// elsewhere on its behalf), the whole process's otherwise. Every method's bytes per operation are at most this.</summary>
+    /// elsewhere on its behalf), the whole process's otherwise. Every method's bytes per operation are at most this. Counted
+    /// twice, the smaller kept: the runtime's own one-off work on the calling thread (72 B once in 10,000 calls, seen on a
+    /// loaded machine) lands in one run, not in both.</summary>
     private static async Task<(double BytesCeiling, bool BytesCeilingIsThreadCount, TimeSpan Elapsed)> ExactPassAsync(Operations operations, long count, bool stayedOnThread)
+    {
+        var first = await ExactRunAsync(operations, count, stayedOnThread).ConfigureAwait(false);
+        var second = await ExactRunAsync(operations, count, stayedOnThread).ConfigureAwait(false);
+        return second.BytesCeiling < first.BytesCeiling ? second : first;
+    }
+
+    private static async Task<(double BytesCeiling, bool BytesCeilingIsThreadCount, TimeSpan Elapsed)> ExactRunAsync(Operations operations, long count, bool stayedOnThread)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var scope = AsyncCostScope.Start();

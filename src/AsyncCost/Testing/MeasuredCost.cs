@@ -18,7 +18,7 @@ public sealed class MeasuredCost
     /// <summary>The report of the allocation and hop passes, as the CLI builds it: totals over each pass's operations.</summary>
     public AsyncCostReport Report { get; }
 
-    /// <summary>Operations run by the exact pass and by the hop pass (each).</summary>
+    /// <summary>Operations run by the hop pass and by each of the exact pass's two runs.</summary>
     public long Operations { get; }
 
     /// <summary>Operations run by the allocation pass (enough for about 1,000 samples, within the limits); 0 when the exact pass

@@ -7,7 +7,7 @@ public sealed record MeasurementOptions
     /// event pass with its events on (their first events in a process are slow).</summary>
     public long WarmupOperations { get; init; } = 1_000;
 
-    /// <summary>Operations of the exact pass and of the hop pass (each): hops and waits are counted exactly over them.</summary>
+    /// <summary>Operations of the hop pass and of each of the exact pass's two runs: hops and waits are counted exactly over them.</summary>
     public long Operations { get; init; } = 10_000;
 
     /// <summary>Allocation samples the allocation pass aims for (about ±6 % on a method's bytes at 1,000): it runs enough
