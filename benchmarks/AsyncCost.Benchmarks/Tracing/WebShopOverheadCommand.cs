@@ -8,7 +8,7 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side [--fresh-pairs]] [--attached] [--variants a,b]`: what the in-process instrumentation
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side [--fresh-pairs]] [--attached] [--fixed] [--variants a,b]`: what the in-process instrumentation
 /// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
 /// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
@@ -24,6 +24,9 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// every round of one run and −0.4…+0.2 % in another), so with <c>--fresh-pairs</c> every round starts each pair anew, the
 /// variant first in odd rounds and its twin first in even ones: the offset then varies round to round and the median over
 /// rounds no longer carries one pair's.</para>
+/// <para>samples/WebShop blocks on <c>.Result</c> by design, and with its 32 workers on one core about 40 % of its CPU goes to
+/// spinning in sched_yield (perf), which any change of timing moves; <c>--fixed</c> runs samples/WebShop.Fixed (the analyzer's
+/// fixes, nothing blocks) instead, a service whose CPU is its work.</para>
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
 /// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies).
@@ -49,6 +52,8 @@ public static partial class WebShopOverheadCommand
         ["hops-window-only"] = new() { ["AllocationWindow"] = "00:00:00" },
         ["allocations-window-only"] = new() { ["HopWindow"] = "00:00:00" },
         ["streams-nearly-off"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1" },
+        // The default's windows half as often (run for whole multiples of 120 s).
+        ["period-120"] = new() { ["Period"] = "00:02:00" },
         // One window each at start-up (the period is an hour), none in the measured runs: what outlasts a window.
         ["hop-window-once"] = new() { ["AllocationWindow"] = "00:00:00", ["Period"] = "01:00:00" },
         ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = "01:00:00" },
@@ -97,9 +102,10 @@ public static partial class WebShopOverheadCommand
         var sideBySide = args.Contains("--side-by-side");
         var attached = args.Contains("--attached");
         var freshPairs = args.Contains("--fresh-pairs");
+        var fixedShop = args.Contains("--fixed");
         var variantsAt = Array.IndexOf(args, "--variants");
         var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
-        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached" and not "--fresh-pairs")];
+        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached" and not "--fresh-pairs" and not "--fixed")];
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
         string[] known = attached ? [.. AttachedSessions.Keys] : [.. Variants, .. OptionVariants.Keys];
         if (chosen?.FirstOrDefault(v => v != Baseline && !known.Contains(v)) is { } unknown)
@@ -112,7 +118,7 @@ public static partial class WebShopOverheadCommand
         var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
         if (rounds < 1 || seconds < 1 || connections < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side [--fresh-pairs]] [--attached] [--variants a,b]");
+            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side [--fresh-pairs]] [--attached] [--fixed] [--variants a,b]");
             return 2;
         }
         if (freshPairs && !sideBySide)
@@ -126,16 +132,17 @@ public static partial class WebShopOverheadCommand
                 + "the default's runs would hold its windows more or less often than the service does.");
             return 2;
         }
-        var shop = WebShopDll();
+        var sample = fixedShop ? "WebShop.Fixed" : "WebShop";
+        var shop = WebShopDll(sample);
         if (!File.Exists(shop))
         {
-            Console.Error.WriteLine($"{shop} is missing: build it first (dotnet build samples/WebShop -c Release).");
+            Console.Error.WriteLine($"{shop} is missing: build it first (dotnet build samples/{sample} -c Release).");
             return 2;
         }
         var cores = CorePlacement.Choose();
         ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, cores) : new HttpClientLoop(connections);
         var duration = TimeSpan.FromSeconds(seconds);
-        Console.WriteLine($"samples/WebShop on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
+        Console.WriteLine($"samples/{sample} on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
             + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" + (freshPairs ? ", every pair started anew each round" : "") : "variants in turn, interleaved")
             + $"; {CorePlacement.MachineCores} cores, {cores.Describe}; .NET {Environment.Version}.");
 
@@ -294,13 +301,13 @@ public static partial class WebShopOverheadCommand
     /// <summary>The 1-minute load average, as uptime prints it (what else ran while the round ran).</summary>
     private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[0];
 
-    private static string WebShopDll()
+    private static string WebShopDll(string sample)
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
         {
             if (File.Exists(Path.Combine(directory.FullName, "AsyncCost.sln")))
             {
-                return Path.Combine(directory.FullName, "samples", "WebShop", "bin", "Release", "net10.0", "WebShop.dll");
+                return Path.Combine(directory.FullName, "samples", sample, "bin", "Release", "net10.0", sample + ".dll");
             }
         }
         throw new InvalidOperationException("AsyncCost.sln not found above " + AppContext.BaseDirectory);
