@@ -24,8 +24,8 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// every round of one run and −0.4…+0.2 % in another), so with <c>--fresh-pairs</c> every round starts each pair anew, the
 /// variant first in odd rounds and its twin first in even ones: the offset then varies round to round and the median over
 /// rounds no longer carries one pair's.</para>
-/// <para>samples/WebShop blocks on <c>.Result</c> by design, and with its 32 workers on one core about 40 % of its CPU goes to
-/// spinning in sched_yield (perf), which any change of timing moves; <c>--fixed</c> runs samples/WebShop.Fixed (the analyzer's
+/// <para>samples/WebShop blocks on <c>.Result</c> by design, and with its 32 workers on one core a quarter to 40 % of its CPU goes
+/// to spinning in sched_yield (benchmarks/webshop-tiers.sh), which any change of timing moves; <c>--fixed</c> runs samples/WebShop.Fixed (the analyzer's
 /// fixes, nothing blocks) instead, a service whose CPU is its work.</para>
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
@@ -52,17 +52,23 @@ public static partial class WebShopOverheadCommand
         ["hops-window-only"] = new() { ["AllocationWindow"] = "00:00:00" },
         ["allocations-window-only"] = new() { ["HopWindow"] = "00:00:00" },
         ["streams-nearly-off"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1" },
-        // The default's windows half as often (run for whole multiples of 120 s).
+        // The default's windows half as often.
         ["period-120"] = new() { ["Period"] = "00:02:00" },
-        // One window each at start-up (the period is an hour), none in the measured runs: what outlasts a window.
-        ["hop-window-once"] = new() { ["AllocationWindow"] = "00:00:00", ["Period"] = "01:00:00" },
-        ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = "01:00:00" },
+        // One window each at start-up (a period longer than any benchmark), none in the measured runs: what outlasts a window.
+        ["hop-window-once"] = new() { ["AllocationWindow"] = "00:00:00", ["Period"] = OncePeriod },
+        ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = OncePeriod },
     };
 
     /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
     /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).
     /// <c>--variants a,b</c> picks others: the parts of the default (each pass alone for the whole run) and the hop pass at
     /// other duty cycles, so each part's cost is measured on its own.</summary>
+    /// <summary>The period of the variants whose windows open once, at start-up.</summary>
+    private const string OncePeriod = "01:00:00";
+
+    /// <summary>The switches; the rest of the arguments are positional, or --variants and its list.</summary>
+    private static readonly string[] Switches = ["--side-by-side", "--attached", "--fresh-pairs", "--fixed"];
+
     private static readonly string[] AttachedVariants = [Baseline, "attached", "attached-unbounded"];
 
     /// <summary>Every attached variant: what AsyncCostSession.AttachAsync is given for the measured run (null Duration: the
@@ -105,7 +111,7 @@ public static partial class WebShopOverheadCommand
         var fixedShop = args.Contains("--fixed");
         var variantsAt = Array.IndexOf(args, "--variants");
         var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
-        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && a is not "--side-by-side" and not "--attached" and not "--fresh-pairs" and not "--fixed")];
+        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && !Switches.Contains(a))];
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
         string[] known = attached ? [.. AttachedSessions.Keys] : [.. Variants, .. OptionVariants.Keys];
         if (chosen?.FirstOrDefault(v => v != Baseline && !known.Contains(v)) is { } unknown)
@@ -126,10 +132,10 @@ public static partial class WebShopOverheadCommand
             Console.Error.WriteLine("--fresh-pairs starts each side-by-side pair anew every round: give --side-by-side too.");
             return 2;
         }
-        if (!attached && seconds % (int)Period.TotalSeconds != 0)
+        if (!attached && variants.Select(VariantPeriod).FirstOrDefault(p => p > TimeSpan.Zero && seconds % (int)p.TotalSeconds != 0) is { Ticks: > 0 } period)
         {
-            Console.Error.WriteLine($"{seconds} s per run is not a whole number of duty-cycle periods ({Period.TotalSeconds:0} s): "
-                + "the default's runs would hold its windows more or less often than the service does.");
+            Console.Error.WriteLine($"{seconds} s per run is not a whole number of duty-cycle periods ({period.TotalSeconds:0} s): "
+                + "the runs would hold the windows more or less often than the service does.");
             return 2;
         }
         var sample = fixedShop ? "WebShop.Fixed" : "WebShop";
@@ -297,6 +303,14 @@ public static partial class WebShopOverheadCommand
         var list = values.ToList();
         return string.Create(CultureInfo.InvariantCulture, $"{TracingOverheadCommand.Median(list):P1} ({list.Min():P1} – {list.Max():P1})");
     }
+
+    /// <summary>A variant's duty-cycle period, which its runs must hold whole; zero for one whose windows open once, at start-up.</summary>
+    private static TimeSpan VariantPeriod(string variant) => OptionVariants.GetValueOrDefault(variant)?.GetValueOrDefault("Period") switch
+    {
+        OncePeriod => TimeSpan.Zero,
+        { } period => TimeSpan.Parse(period, CultureInfo.InvariantCulture),
+        null => Period,
+    };
 
     /// <summary>The 1-minute load average, as uptime prints it (what else ran while the round ran).</summary>
     private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[0];

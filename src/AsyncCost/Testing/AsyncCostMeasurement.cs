@@ -118,7 +118,7 @@ public static class AsyncCostMeasurement
     /// synchronously and, in the hop pass, the thread neither queued thread-pool work nor blocked on a task (nothing ran
     /// elsewhere on its behalf), the whole process's otherwise. Every method's bytes per operation are at most this. Counted
     /// twice, the smaller kept: the runtime's own one-off work on the calling thread (72 B once in 10,000 calls, seen on a
-    /// loaded machine) lands in one run, not in both.</summary>
+    /// loaded machine; the GC's count itself is exact, benchmarks/thread-bytes-exact.cs) lands in one run, not in both.</summary>
     private static async Task<(double BytesCeiling, bool BytesCeilingIsThreadCount, TimeSpan Elapsed)> ExactPassAsync(Operations operations, long count, bool stayedOnThread)
     {
         var first = await ExactRunAsync(operations, count, stayedOnThread).ConfigureAwait(false);
