@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
 using System.Net;
@@ -8,7 +9,7 @@ using AsyncCost.InProcess;
 namespace AsyncCost.Benchmarks.Tracing;
 
 /// <summary>
-/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side [--fresh-pairs]] [--attached] [--fixed] [--variants a,b]`: what the in-process instrumentation
+/// `webshop-overhead [rounds] [seconds] [connections] [--side-by-side [--fresh-pairs]] [--attached] [--fixed] [--paced ms] [--variants a,b]`: what the in-process instrumentation
 /// (AsyncCost.OpenTelemetry) costs a real service. samples/WebShop runs on loopback Kestrel four ways (AsyncCost:Instrumentation
 /// off, default, allocations-always-on, hops-always-on), each with OpenTelemetry and its Prometheus exporter and a fixed pool of
 /// worker threads, so only the instrumentation differs. The same bounded HTTP load (wrk when installed, else an HttpClient
@@ -27,6 +28,9 @@ namespace AsyncCost.Benchmarks.Tracing;
 /// <para>samples/WebShop blocks on <c>.Result</c> by design, and with its 32 workers on one core a quarter to 40 % of its CPU goes
 /// to spinning in sched_yield (benchmarks/webshop-tiers.sh), which any change of timing moves; <c>--fixed</c> runs samples/WebShop.Fixed (the analyzer's
 /// fixes, nothing blocks) instead, a service whose CPU is its work.</para>
+/// <para>The load saturates the services' core unless <c>--paced ms</c>: then each connection pauses after every response, the
+/// core has time to spare (its share is requests/s × CPU per request), and the comparison is that of a fleet's service,
+/// which mostly runs below its capacity and finishes its tier-up.</para>
 /// Prints requests/s and the service's CPU time per request per run with the load average beside it, then per variant the
 /// medians and the median, min and max of its paired throughput losses and CPU-per-request increases against the
 /// uninstrumented run it is paired with (side by side, the throughput loss is the one its CPU per request implies).
@@ -54,6 +58,9 @@ public static partial class WebShopOverheadCommand
         ["streams-nearly-off"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1" },
         // The default's windows half as often.
         ["period-120"] = new() { ["Period"] = "00:02:00" },
+        // Shorter windows: a quarter of the hop time, a third of the allocation time, every 60 s or every 120 s.
+        ["windows-short"] = new() { ["HopWindow"] = "00:00:00.25", ["AllocationWindow"] = "00:00:01" },
+        ["windows-short-120"] = new() { ["HopWindow"] = "00:00:00.25", ["AllocationWindow"] = "00:00:01", ["Period"] = "00:02:00" },
         // One window each at start-up (a period longer than any benchmark), none in the measured runs: what outlasts a window.
         ["hop-window-once"] = new() { ["AllocationWindow"] = "00:00:00", ["Period"] = OncePeriod },
         ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = OncePeriod },
@@ -65,9 +72,6 @@ public static partial class WebShopOverheadCommand
     /// other duty cycles, so each part's cost is measured on its own.</summary>
     /// <summary>The period of the variants whose windows open once, at start-up.</summary>
     private const string OncePeriod = "01:00:00";
-
-    /// <summary>The switches; the rest of the arguments are positional, or --variants and its list.</summary>
-    private static readonly string[] Switches = ["--side-by-side", "--attached", "--fresh-pairs", "--fixed"];
 
     private static readonly string[] AttachedVariants = [Baseline, "attached", "attached-unbounded"];
 
@@ -105,13 +109,31 @@ public static partial class WebShopOverheadCommand
 
     public static int Run(string[] args)
     {
-        var sideBySide = args.Contains("--side-by-side");
-        var attached = args.Contains("--attached");
-        var freshPairs = args.Contains("--fresh-pairs");
-        var fixedShop = args.Contains("--fixed");
-        var variantsAt = Array.IndexOf(args, "--variants");
-        var chosen = variantsAt >= 0 && variantsAt + 1 < args.Length ? args[variantsAt + 1].Split(',') : null;
-        args = [.. args.Where((a, i) => (variantsAt < 0 || i < variantsAt || i > variantsAt + 1) && !Switches.Contains(a))];
+        var rounds = new Argument<int>("rounds") { Description = "Rounds; each measures every variant once.", DefaultValueFactory = _ => 5 };
+        var seconds = new Argument<int>("seconds") { Description = "Seconds per measured run: whole duty-cycle periods.", DefaultValueFactory = _ => (int)Period.TotalSeconds };
+        var connections = new Argument<int>("connections") { Description = "Keep-alive connections per service.", DefaultValueFactory = _ => 16 };
+        var sideBySide = new Option<bool>("--side-by-side") { Description = "Load each variant at the same time as an uninstrumented twin on the same core." };
+        var freshPairs = new Option<bool>("--fresh-pairs") { Description = "Start every side-by-side pair anew each round." };
+        var attached = new Option<bool>("--attached") { Description = "Measure the CLI's sessions attached from outside instead of the in-process instrumentation." };
+        var fixedShop = new Option<bool>("--fixed") { Description = "Run samples/WebShop.Fixed (nothing blocks) instead of samples/WebShop." };
+        var variants = new Option<string[]>("--variants") { Description = "Variants to measure beside the uninstrumented one (comma-separated).", CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(','))] };
+        var paced = new Option<int?>("--paced") { Description = "A partial load: each connection waits this many milliseconds after every response (wrk only)." };
+        var command = new Command(Name, "What the in-process instrumentation, or an attached session, costs samples/WebShop.")
+        {
+            rounds, seconds, connections, sideBySide, freshPairs, attached, fixedShop, variants, paced,
+        };
+        command.SetAction(parse => Measure(new Settings(
+            parse.GetValue(rounds), parse.GetValue(seconds), parse.GetValue(connections), parse.GetValue(sideBySide),
+            parse.GetValue(freshPairs), parse.GetValue(attached), parse.GetValue(fixedShop), parse.GetValue(variants), parse.GetValue(paced))));
+        return new RootCommand { command }.Parse([Name, .. args]).Invoke();
+    }
+
+    /// <summary>One invocation's choices: see <see cref="Run"/>'s options.</summary>
+    private sealed record Settings(int Rounds, int Seconds, int Connections, bool SideBySide, bool FreshPairs, bool Attached, bool FixedShop, string[]? Chosen, int? PacedMilliseconds);
+
+    private static int Measure(Settings settings)
+    {
+        var (rounds, seconds, connections, sideBySide, freshPairs, attached, fixedShop, chosen, pacedMilliseconds) = settings;
         string[] variants = chosen is null ? (attached ? AttachedVariants : Variants) : [Baseline, .. chosen.Where(v => v != Baseline)];
         string[] known = attached ? [.. AttachedSessions.Keys] : [.. Variants, .. OptionVariants.Keys];
         if (chosen?.FirstOrDefault(v => v != Baseline && !known.Contains(v)) is { } unknown)
@@ -119,17 +141,19 @@ public static partial class WebShopOverheadCommand
             Console.Error.WriteLine($"unknown variant '{unknown}'; known: {string.Join(", ", known)}");
             return 2;
         }
-        var rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 5;
-        var seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : (int)Period.TotalSeconds;
-        var connections = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 16;
-        if (rounds < 1 || seconds < 1 || connections < 1)
+        if (rounds < 1 || seconds < 1 || connections < 1 || pacedMilliseconds < 1)
         {
-            Console.Error.WriteLine($"usage: {Name} [rounds (5)] [seconds per run ({Period.TotalSeconds:0})] [connections (16)] [--side-by-side [--fresh-pairs]] [--attached] [--fixed] [--variants a,b]");
+            Console.Error.WriteLine("rounds, seconds, connections and --paced must be at least 1.");
             return 2;
         }
         if (freshPairs && !sideBySide)
         {
             Console.Error.WriteLine("--fresh-pairs starts each side-by-side pair anew every round: give --side-by-side too.");
+            return 2;
+        }
+        if (pacedMilliseconds is not null && !File.Exists("/usr/bin/wrk"))
+        {
+            Console.Error.WriteLine("--paced needs wrk (apt-get install wrk): the HttpClient fallback does not pace its requests.");
             return 2;
         }
         if (!attached && variants.Select(VariantPeriod).FirstOrDefault(p => p > TimeSpan.Zero && seconds % (int)p.TotalSeconds != 0) is { Ticks: > 0 } period)
@@ -146,7 +170,7 @@ public static partial class WebShopOverheadCommand
             return 2;
         }
         var cores = CorePlacement.Choose();
-        ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, cores) : new HttpClientLoop(connections);
+        ILoadGenerator load = File.Exists("/usr/bin/wrk") ? new Wrk(connections, pacedMilliseconds, cores) : new HttpClientLoop(connections);
         var duration = TimeSpan.FromSeconds(seconds);
         Console.WriteLine($"samples/{sample} on loopback, GET {RequestPath}; load: {load.Describe} per service; {seconds} s per run after a {LeadIn.TotalSeconds:0} s lead-in, "
             + $"{rounds} rounds, " + (sideBySide ? "each variant loaded side by side with an uninstrumented twin" + (freshPairs ? ", every pair started anew each round" : "") : "variants in turn, interleaved")
@@ -205,10 +229,11 @@ public static partial class WebShopOverheadCommand
             // Side by side, the two services of a pair serve the same requests/s whatever each costs: every request waits
             // in the one core's run queue, and both load generators keep the same number of requests in flight. What
             // differs is the CPU time each spends per request, so the loss is the one that cost implies on a saturated
-            // core (1 − twin's CPU/req ÷ variant's); in turn, it is the measured throughput's.
+            // core (1 − twin's CPU/req ÷ variant's); in turn, it is the measured throughput's. Paced, the load asks for the
+            // same requests/s of both, and that ratio is the capacity the variant would lose once its core saturated.
             Console.WriteLine(!sideBySide
                 ? "| Instrumentation | Median req/s | Min | Max | Paired throughput loss vs off: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs off: median (min – max) |"
-                : "| Instrumentation | Median req/s | Min | Max | Throughput loss on a saturated core, implied by CPU/req: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs its twin: median (min – max) |");
+                : $"| Instrumentation | Median req/s | Min | Max | {(pacedMilliseconds is null ? "Throughput loss on a saturated core" : "Capacity loss (the paced load does not saturate)")}, implied by CPU/req: median (min – max) | Median µs CPU/req | Paired CPU/req increase vs its twin: median (min – max) |");
             Console.WriteLine("|---|--:|--:|--:|--:|--:|--:|");
             foreach (var (variant, runs) in pairs)
             {
@@ -428,23 +453,41 @@ public static partial class WebShopOverheadCommand
         double Run(Uri url, TimeSpan duration);
     }
 
-    /// <summary>wrk with one thread and a fixed number of keep-alive connections.</summary>
-    private sealed partial class Wrk(int connections, CorePlacement cores) : ILoadGenerator
+    /// <summary>wrk with one thread and a fixed number of keep-alive connections; paced, each connection waits a fixed time
+    /// after every response (wrk's Lua <c>delay()</c>), so the service serves what the connections ask and not what its
+    /// core can: a partial load, as a fleet's services mostly run.</summary>
+    private sealed partial class Wrk(int connections, int? pacedMilliseconds, CorePlacement cores) : ILoadGenerator
     {
-        public string Describe => $"wrk -t1 -c{connections}";
+        public string Describe => $"wrk -t1 -c{connections}" + (pacedMilliseconds is { } pause ? $", each connection pausing {pause} ms after every response" : "");
 
         public double Run(Uri url, TimeSpan duration)
         {
-            var start = CorePlacement.StartInfo(cores.LoadGenerator, ["wrk", "-t1", $"-c{connections}", $"-d{(int)Math.Ceiling(duration.TotalSeconds)}s", url.ToString()]);
-            start.RedirectStandardOutput = true;
-            using var wrk = Process.Start(start)!;
-            var output = wrk.StandardOutput.ReadToEnd();
-            wrk.WaitForExit();
-            if (RequestsPerSecond().Match(output) is not { Success: true } match || NonSuccess().IsMatch(output))
+            var script = pacedMilliseconds is { } pause ? Path.Combine(Path.GetTempPath(), $"webshop-overhead-{Environment.ProcessId}-{Guid.NewGuid():N}.lua") : null;
+            try
             {
-                throw new InvalidOperationException($"wrk failed or saw errors:\n{output}");
+                if (script is not null)
+                {
+                    File.WriteAllText(script, $"function delay() return {pacedMilliseconds!.Value.ToString(CultureInfo.InvariantCulture)} end\n");
+                }
+                string[] pacing = script is null ? [] : ["-s", script];
+                var start = CorePlacement.StartInfo(cores.LoadGenerator, ["wrk", "-t1", $"-c{connections}", $"-d{(int)Math.Ceiling(duration.TotalSeconds)}s", .. pacing, url.ToString()]);
+                start.RedirectStandardOutput = true;
+                using var wrk = Process.Start(start)!;
+                var output = wrk.StandardOutput.ReadToEnd();
+                wrk.WaitForExit();
+                if (RequestsPerSecond().Match(output) is not { Success: true } match || NonSuccess().IsMatch(output))
+                {
+                    throw new InvalidOperationException($"wrk failed or saw errors:\n{output}");
+                }
+                return double.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
             }
-            return double.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
+            finally
+            {
+                if (script is not null)
+                {
+                    File.Delete(script);
+                }
+            }
         }
 
         [GeneratedRegex(@"Requests/sec:\s+([\d.]+)")]
