@@ -249,7 +249,11 @@ public class AC0002PreferValueTaskTests
     [InlineData("Library.TestUtils, PublicKey=00240000", true)]
     [InlineData("Library.TestHelpers", true)]
     [InlineData("Library.Specs", true)]
+    [InlineData("Library.test.cluster, PublicKey=00240000", true)]
+    [InlineData("Resp.benchmark", true)]
+    [InlineData("Library.Benchmarks.Runner", true)]
     [InlineData("Library.Extensions", false)]
+    [InlineData("Library.Testament", false)]
     [InlineData("Library.Contest", false)]
     [InlineData("Library.Server", false)]
     public void Recognizes_test_assemblies_in_InternalsVisibleTo(string friend, bool isTest) =>

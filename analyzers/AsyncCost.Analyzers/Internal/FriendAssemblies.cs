@@ -14,9 +14,12 @@ internal static class FriendAssemblies
     // NSubstitute). A test-support library (Polly.Testing, Polly.TestUtils) serves tests, not the library's users.
     private static readonly string[] TestAssemblySuffixes =
     [
-        ".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs", ".Benchmarks",
+        ".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs", ".Benchmarks", ".Benchmark",
         ".Testing", ".TestUtils", ".TestUtilities", ".TestHelpers",
     ];
+
+    // A part of the name that says tests or benchmarks wherever it stands (Garnet's "Garnet.test.cluster").
+    private static readonly string[] TestNameParts = ["Test", "Tests", "Benchmark", "Benchmarks"];
 
     /// <summary>Whether an InternalsVisibleTo attribute names an assembly other than a test assembly.</summary>
     public static bool HasNonTestFriends(IAssemblySymbol assembly) =>
@@ -28,6 +31,8 @@ internal static class FriendAssemblies
     {
         var comma = friend.IndexOf(',');
         var name = (comma < 0 ? friend : friend.Substring(0, comma)).Trim();
-        return name == "DynamicProxyGenAssembly2" || TestAssemblySuffixes.Any(suffix => name.EndsWith(suffix, StringComparison.OrdinalIgnoreCase));
+        return name == "DynamicProxyGenAssembly2"
+            || TestAssemblySuffixes.Any(suffix => name.EndsWith(suffix, StringComparison.OrdinalIgnoreCase))
+            || name.Split('.').Any(part => TestNameParts.Any(test => string.Equals(part, test, StringComparison.OrdinalIgnoreCase)));
     }
 }
