@@ -17,16 +17,17 @@ public sealed class AsyncCostInstrumentationOptions
 
     /// <summary>
     /// How long the hop stream (TPL events: suspensions, hops, blocking waits) is on in each <see cref="Period"/>. TPL events
-    /// cost on every await (always on, ~72 % of the sample service's throughput), so the default is 1 s and counts are scaled
+    /// cost on every await (always on, ~72 % of the sample service's throughput), so the default is 0.25 s and counts are scaled
     /// by the thread pool's completed work items, as the CLI's windowed hop pass scales them. Zero turns the hop stream off;
     /// equal to <see cref="Period"/> keeps it always on (then no allocation figures, since every allocation would include
-    /// what TPL tracing itself adds).
+    /// what TPL tracing itself adds). A call already running when a window opens is not named in it, so a method whose calls
+    /// last a good part of the window is counted low by about that part: 1 s (four times the default's cost) for long calls.
     /// </summary>
     public TimeSpan HopWindow { get; set; } = DutyCycle.Default.HopWindow;
 
     /// <summary>
     /// How long allocations are sampled in each <see cref="Period"/>, after the hop window. The runtime's AllocationSampled
-    /// events cost the process on every sample (always on, ~13 % of the sample service's throughput), so the default is 3 s;
+    /// events cost the process on every sample (always on, ~13 % of the sample service's throughput), so the default is 1 s;
     /// each window's samples are scaled to everything the process allocated since the previous window, by the GC's exact
     /// count. Zero turns allocation figures off; equal to <see cref="Period"/> samples whenever the hop stream is off.
     /// </summary>
