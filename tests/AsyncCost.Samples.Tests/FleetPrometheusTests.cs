@@ -164,10 +164,10 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
             {
                 ["Logging__LogLevel__Default"] = "Warning",
                 // The default duty cycle's period shortened from a minute to 4 s, so a 20 s load spans several periods; the
-                // default hop window (1 s), allocations 1.5 s (the load after its last window, charged to an idle one, is at
-                // most the 1.45 s of quiet that follow).
+                // default hop window (0.25 s), allocations 2.25 s (the load after its last window, charged to an idle one, is
+                // at most the 1.45 s of quiet that follow).
                 ["AsyncCost__Options__Period"] = "00:00:04",
-                ["AsyncCost__Options__AllocationWindow"] = "00:00:01.5",
+                ["AsyncCost__Options__AllocationWindow"] = "00:00:02.25",
             },
         };
         Start(start);
