@@ -66,13 +66,13 @@ public static partial class WebShopOverheadCommand
         ["listener-only"] = new() { ["HopWindow"] = "00:00:00", ["AllocationWindow"] = "00:00:00.1", ["Period"] = OncePeriod },
     };
 
+    /// <summary>The period of the variants whose windows open once, at start-up.</summary>
+    private const string OncePeriod = "01:00:00";
+
     /// <summary>With --attached: the service uninstrumented, with `collect -p`'s session (AsyncCostSession.AttachAsync at its
     /// defaults) attached for the whole measured run: bounded by the run (--duration), or unbounded (slices until stopped).
     /// <c>--variants a,b</c> picks others: the parts of the default (each pass alone for the whole run) and the hop pass at
     /// other duty cycles, so each part's cost is measured on its own.</summary>
-    /// <summary>The period of the variants whose windows open once, at start-up.</summary>
-    private const string OncePeriod = "01:00:00";
-
     private static readonly string[] AttachedVariants = [Baseline, "attached", "attached-unbounded"];
 
     /// <summary>Every attached variant: what AsyncCostSession.AttachAsync is given for the measured run (null Duration: the
