@@ -14,11 +14,11 @@ internal static class FriendAssemblies
     // NSubstitute). A test-support library (Polly.Testing, Polly.TestUtils) serves tests, not the library's users.
     private static readonly string[] TestAssemblySuffixes =
     [
-        ".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs", ".Benchmarks", ".Benchmark",
+        ".UnitTests", ".IntegrationTests", ".FunctionalTests", ".Specs",
         ".Testing", ".TestUtils", ".TestUtilities", ".TestHelpers",
     ];
 
-    // A part of the name that says tests or benchmarks wherever it stands (Garnet's "Garnet.test.cluster").
+    // A part of the name that says tests or benchmarks, last (Library.Tests) or anywhere (Garnet's "Garnet.test.cluster").
     private static readonly string[] TestNameParts = ["Test", "Tests", "Benchmark", "Benchmarks"];
 
     /// <summary>Whether an InternalsVisibleTo attribute names an assembly other than a test assembly.</summary>
