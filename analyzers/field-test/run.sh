@@ -3,7 +3,8 @@
 # usage: FIELD_SRC=DIR run.sh PKGDIR OUTDIR [FILTER]   (FILTER: a regex on "repo project" lines of projects.txt)
 # PKGDIR holds exactly one AsyncCost.Analyzers.<version>.nupkg; use a distinct version per build of the package.
 # FIELD_PEERS=all (or a list of vsthrd;meziantou;asyncfixer;ca) adds the peers' async rules to the same builds
-# (inject.targets); their findings go to peer-findings.csv beside the AC ones.
+# (inject.targets); their findings go to peer-findings.csv beside the AC ones. FIELD_TEAM_CONFIG=none leaves out a code
+# base's own settings (<repo>.globalconfig), so it builds at the package's defaults.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PKGDIR=$(cd "$1" && pwd); OUT=$(mkdir -p "$2" && cd "$2" && pwd); FILTER=${3:-.}
@@ -24,7 +25,7 @@ grep -v '^#' "$HERE/projects.txt" | grep -E -- "$FILTER" | while read -r repo pr
   ( cd "$SRC/$repo" && dotnet build "$proj" -f "$tf" -c Release --no-incremental \
       -p:CustomAfterMicrosoftCommonTargets="$HERE/inject.targets" \
       -p:FieldOut="$OUT" -p:FieldRepo="$repo" -p:FieldPkgVersion="$ver" -p:RestoreConfigFile="$OUT/nuget.config" \
-      -p:TreatWarningsAsErrors=false -p:FieldPeers="${FIELD_PEERS:-}" "${extra[@]}" \
+      -p:TreatWarningsAsErrors=false -p:FieldPeers="${FIELD_PEERS:-}" -p:FieldTeamConfig="${FIELD_TEAM_CONFIG:-}" "${extra[@]}" \
       -bl:"$OUT/logs/$repo.$name.$tf.binlog" -flp:"verbosity=detailed;logfile=$log" -nologo -m:1 -clp:ErrorsOnly \
       > "$log.console" 2>&1 )
   rc=$?

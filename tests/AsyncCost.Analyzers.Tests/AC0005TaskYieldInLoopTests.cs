@@ -56,6 +56,9 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
         { "finally block runs every iteration", """
             async Task M(int n) { for (var i = 0; i < n; i++) { try { Console.WriteLine(i); } finally { [|await Task.Yield()|]; } } }
             """ },
+        { "after a try that does not leave the loop", """
+            async Task M(int n) { for (var i = 0; i < n; i++) { try { Console.WriteLine(i); } catch (InvalidOperationException) { } [|await Task.Yield()|]; } }
+            """ },
     };
 
     public static TheoryData<string, string> MustNotFlag => new()
@@ -96,6 +99,10 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
         { "a user-defined Yield", """
             static class Scheduler { public static Task Yield() => Task.CompletedTask; }
             async Task M(int n) { for (var i = 0; i < n; i++) { await Scheduler.Yield(); } }
+            """ },
+        { "retry pause only a failed attempt reaches (the try leaves the loop on success)", """
+            Task SendAsync() => Task.CompletedTask;
+            async Task M() { var retries = 3; while (true) { try { await SendAsync(); break; } catch (InvalidOperationException) when (retries-- > 0) { } await Task.Yield(); } }
             """ },
         { "yield in the foreach collection expression", """
             async Task<int[]> Items() { await Task.Yield(); return new[] { 1 }; }
@@ -199,6 +206,8 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
         { "bool TryPause() => true; async Task<bool> M() { for (;;) { if (TryPause()) return true; [|await Task.Yield()|]; } }" },
         { "bool TryPause() => true; async Task M(CancellationToken ct) { var paused = false; while (!paused && !ct.IsCancellationRequested) { [|await Task.Yield()|]; paused = TryPause(); } }" },
         { "bool Validate() => true; async Task M() { var retries = 3; while (!Validate()) { Console.WriteLine(\"retrying\"); [|await Task.Yield()|]; if (retries-- <= 0) throw new TimeoutException(); } }" },
+        { "bool Validate(out long size) { size = 0; return true; } async Task<long> M() { long size; var retries = 3; while (!Validate(out size)) { [|await Task.Yield()|]; if (retries-- <= 0) throw new TimeoutException(); } return size; }" },
+        { "bool TryAcquire() => true; Task RecoverAsync() => Task.CompletedTask; async Task M(Func<bool> stale) { while (true) { if (stale()) { await RecoverAsync(); continue; } if (TryAcquire()) break; [|await Task.Yield()|]; } }" },
     };
 
     [Theory]
@@ -219,6 +228,8 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
         { "async Task M(Func<Task<bool>> more) { while (await more()) [|await Task.Yield()|]; }" },
         { "async Task M(int[] items) { foreach (var item in items) [|await Task.Yield()|]; }" },
         { "async Task M(int n) { for (var i = 0; i < n; i++) [|await Task.Yield()|]; }" },
+        { "async Task M(System.Collections.Concurrent.ConcurrentQueue<int> q) { while (q.TryDequeue(out _)) [|await Task.Yield()|]; }" },
+        { "async Task M(Func<Task<int>> read) { while (true) { var x = await read(); if (x < 0) break; Console.WriteLine(x); [|await Task.Yield()|]; } }" },
     };
 
     [Theory]
