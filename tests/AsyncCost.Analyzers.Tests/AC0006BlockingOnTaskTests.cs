@@ -475,6 +475,22 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task Open(bool async) { await Task.Delay(1); }
             async Task Reopen() { await Task.Yield(); Open(); }
             """ },
+        { "bool async callee returning a local that holds a task still running in the synchronous mode", """
+            int Read() => Read(async: false).[|Result|];
+            Task<int> Read(bool async) { var pending = Fetch(); return pending; }
+            async Task<int> Fetch() { await Task.Delay(1); return 1; }
+            async Task<int> ReadTwice() => Read() + await Read(async: true);
+            """ },
+        { "a conditional whose one arm may still be running", """
+            bool _schemaOnly;
+            public bool NextResult() => (_schemaOnly ? Fetch() : NextResult(false)).GetAwaiter().[|GetResult|]();
+            async Task<bool> Fetch() { await Task.Delay(1); return false; }
+            async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
+            """ },
+        { "a callback handed with the task to a thread-pool queue, not a continuation", """
+            void M(Task<int> task) => ThreadPool.QueueUserWorkItem(Deliver, task, preferLocal: false);
+            static void Deliver(Task<int> task) => Console.WriteLine(task.[|Result|]);
+            """ },
         { "bool async callee that awaits in the synchronous arm", """
             int Read() => Read(async: false).[|Result|];
             async Task<int> Read(bool async) { if (!async) { await Task.Delay(1); } return 1; }
@@ -709,6 +725,58 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             Task SkipC(bool async) => _buffered > 0 ? Task.CompletedTask : Drain(async).AsTask();
             async ValueTask Drain(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } }
             async ValueTask<int> Refill(int n, bool async) { if (async) { await Task.Delay(n).ConfigureAwait(false); } return n; }
+            """ },
+        { "the bool async idiom returning a completed task held in a local, an interface's result, a switch, a throw", """
+            byte[] _buffer = new byte[8];
+            public string ReadString() => ReadString(async: false).GetAwaiter().GetResult();
+            public object ReadMessage() => ReadMessage(async: false).GetAwaiter().GetResult();
+            public int ReadKind(int kind) => ReadKind(async: false, kind).GetAwaiter().GetResult();
+            public ValueTask<string> ReadString(bool async)
+            {
+                if (Array.IndexOf(_buffer, (byte)0) >= 0)
+                {
+                    var result = new ValueTask<string>("text");
+                    return result;
+                }
+                return ReadLong(async);
+            }
+            ValueTask<IComparable> ReadMessage(bool async) => _buffer.Length > 4 ? new ValueTask<IComparable>(_buffer.Length) : ReadLongMessage(async);
+            Task<int> ReadKind(bool async, int kind) => kind switch { 0 => Task.FromResult(0), 1 => ReadCount(async), _ => throw new ArgumentOutOfRangeException(nameof(kind)) };
+            async ValueTask<string> ReadLong(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return "text"; }
+            async ValueTask<IComparable> ReadLongMessage(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return 1; }
+            async Task<int> ReadCount(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return 1; }
+            """ },
+        { "a callback handed, wrapped with its task, to a method that continues that task (a function pointer and a delegate)", """
+            readonly unsafe struct Continuation
+            {
+                public Continuation(object state, delegate*<Task, object, void> run) { }
+            }
+            readonly struct Callback
+            {
+                public Callback(object state, Action<Task> run) { }
+            }
+            static void AwaitTask(Task task, Continuation continuation) { }
+            static void ContinueWith(Task task, Callback callback) { }
+            unsafe Task M(Task<int> task)
+            {
+                AwaitTask(task, new Continuation(this, &SetResult));
+                ContinueWith(task, new Callback(this, Deliver));
+                return task;
+                static void SetResult(Task task, object state) => Console.WriteLine(((Task<int>)task).Result);
+                static void Deliver(Task task) => Console.WriteLine(new ValueTask<int>((Task<int>)task).Result);
+            }
+            unsafe ValueTask N<T>(ValueTask<T> pending)
+            {
+                AwaitTask(pending.AsTask(), new(this, &Unbox));
+                return default;
+                static void Unbox(Task task, object state) => Console.WriteLine(new ValueTask<T>(task: System.Runtime.CompilerServices.Unsafe.As<Task<T>>(task)).Result);
+            }
+            """ },
+        { "the bool async idiom on either arm of a conditional", """
+            bool _schemaOnly;
+            public bool NextResult() => (_schemaOnly ? NextSchemaOnly(false) : NextResult(false)).GetAwaiter().GetResult();
+            async Task<bool> NextSchemaOnly(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return false; }
+            async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
             """ },
         { "the flag copied to a local before it is handed on", """
             async Task Flush() { await Task.Yield(); FlushCore(false).GetAwaiter().GetResult(); }

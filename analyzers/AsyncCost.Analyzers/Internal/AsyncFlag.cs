@@ -232,9 +232,30 @@ internal sealed class AsyncFlag
     }
 
     private bool ReturnsCompleted(IOperation value, Flag flag, int depth, HashSet<IMethodSymbol> visiting) =>
-        TaskReference.Strip(value) is IConditionalOperation { WhenFalse: { } whenFalse } conditional
-            ? ReturnsCompleted(conditional.WhenTrue, flag, depth, visiting) && ReturnsCompleted(whenFalse, flag, depth, visiting)
-            : _types.IsCompletedByConstruction(TaskReference.Strip(value)) || ForwardsFlag(value, flag, depth, visiting) || flag.RunsOnlyWhen(value, true);
+        TaskReference.Strip(value) switch
+        {
+            IConditionalOperation { WhenFalse: { } whenFalse } conditional =>
+                ReturnsCompleted(conditional.WhenTrue, flag, depth, visiting) && ReturnsCompleted(whenFalse, flag, depth, visiting),
+            ISwitchExpressionOperation choice => choice.Arms.All(arm => ReturnsCompleted(arm.Value, flag, depth, visiting)),
+            IThrowOperation => true, // `=> throw …` returns no task at all
+            // `var result = new ValueTask<string>(text); …; return result;`: each value the local is given (not another local).
+            ILocalReferenceOperation local when !flag.Refers(local) && IsGivenOnlyCompleted(local, flag, depth, visiting) => true,
+            var stripped => _types.IsCompletedByConstruction(stripped) || ForwardsFlag(value, flag, depth, visiting) || flag.RunsOnlyWhen(value, true),
+        };
+
+    private bool IsGivenOnlyCompleted(ILocalReferenceOperation local, Flag flag, int depth, HashSet<IMethodSymbol> visiting)
+    {
+        var any = false;
+        foreach (var value in OperationTree.ValuesGivenTo(local))
+        {
+            if (TaskReference.Strip(value) is ILocalReferenceOperation || !ReturnsCompleted(value, flag, depth, visiting))
+            {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
 
     // `await Read(async, …)` or `return ReadAsync(async, …)`: a call handed the flag itself, to a method that completes
     // synchronously for false (ConfigureAwait, conversions looked through).

@@ -53,7 +53,7 @@ internal sealed class CallSites
         /// <summary>Each call, with the member whose body holds it.</summary>
         public ImmutableArray<(IInvocationOperation Invocation, ISymbol Container)> Calls { get; }
 
-        /// <summary>Each call that is handed the method itself as a delegate argument.</summary>
+        /// <summary>Each call that is handed the method itself as a delegate argument, or wrapped in an object it is handed.</summary>
         public ImmutableArray<IInvocationOperation> HandedTo { get; }
 
         /// <summary>How many threads are created with the method as their start (<c>new Thread(Run)</c>).</summary>
@@ -218,19 +218,48 @@ internal sealed class CallSites
             call = (operation, container);
             return Use.Call;
         }
-        if (model.GetOperation(callee) is IMethodReferenceOperation { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var receiver } } })
+        if (model.GetOperation(callee) is IMethodReferenceOperation reference)
         {
-            if (receiver is IInvocationOperation invoked)
+            if (reference is { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var receiver } } })
             {
-                call = (invoked, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
-                return Use.HandedOn;
+                if (receiver is IInvocationOperation invoked)
+                {
+                    call = (invoked, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
+                    return Use.HandedOn;
+                }
+                if (IsThreadCreation(receiver))
+                {
+                    return Use.StartsThread;
+                }
             }
-            if (IsThreadCreation(receiver))
+            if (WrappedCallbackReceiver(reference) is { } wrappedReceiver)
             {
-                return Use.StartsThread;
+                call = (wrappedReceiver, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
+                return Use.HandedOn;
             }
         }
         return Use.Other;
+    }
+
+    // `Continue(task, new Continuation(this, &OnDone))`: a delegate or function pointer wrapped in the one argument
+    // object a call is handed; that call is where the method goes, as with a delegate handed directly.
+    private static IInvocationOperation? WrappedCallbackReceiver(IMethodReferenceOperation reference)
+    {
+        IOperation current = reference;
+        while (current.Parent is IDelegateCreationOperation or IConversionOperation or IAddressOfOperation)
+        {
+            current = current.Parent;
+        }
+        if (current.Parent is not IArgumentOperation { Parent: IObjectCreationOperation wrapper })
+        {
+            return null;
+        }
+        current = wrapper;
+        while (current.Parent is IConversionOperation)
+        {
+            current = current.Parent;
+        }
+        return current.Parent is IArgumentOperation { Parent: IInvocationOperation receiver } ? receiver : null;
     }
 
     /// <summary>

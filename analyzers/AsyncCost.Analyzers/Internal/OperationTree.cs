@@ -67,6 +67,23 @@ internal static class OperationTree
         }
     }
 
+    /// <summary>The values a local is given in the member its reference belongs to: its initializer and each plain assignment.</summary>
+    public static IEnumerable<IOperation> ValuesGivenTo(ILocalReferenceOperation reference)
+    {
+        foreach (var operation in Root(reference).Descendants())
+        {
+            switch (operation)
+            {
+                case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, reference.Local):
+                    yield return value;
+                    break;
+                case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target, Value: var value } when SymbolEqualityComparer.Default.Equals(target.Local, reference.Local):
+                    yield return value;
+                    break;
+            }
+        }
+    }
+
     /// <summary>The root of the operation's tree: the body of the member it belongs to.</summary>
     [MethodImpl(HotPath.Optimized)]
     public static IOperation Root(IOperation operation)

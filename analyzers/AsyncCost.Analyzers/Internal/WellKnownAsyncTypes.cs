@@ -75,9 +75,11 @@ internal sealed class WellKnownAsyncTypes
             IsTaskOrValueTask(method.ContainingType),
         IPropertyReferenceOperation { Property: { Name: "CompletedTask", IsStatic: true } property } => IsTaskOrValueTask(property.ContainingType),
         IObjectCreationOperation { Arguments.Length: 0 } creation => IsValueTask(creation.Type),
-        IObjectCreationOperation { Arguments.Length: 1 } creation => IsValueTask(creation.Type)
+        // `new ValueTask<T>(result)`, not `new ValueTask<T>(task)`: the constructor's own parameter is T, whatever T is
+        // (an interface too: `new ValueTask<IMessage>(message)`).
+        IObjectCreationOperation { Arguments.Length: 1, Constructor: { } constructor } creation => IsValueTask(creation.Type)
             && !IsTask(creation.Arguments[0].Value.Type)
-            && creation.Arguments[0].Parameter?.Type.TypeKind != TypeKind.Interface,
+            && constructor.OriginalDefinition.Parameters[0].Type is ITypeParameterSymbol,
         IDefaultValueOperation @default => IsValueTask(@default.Type),
         _ => false,
     };

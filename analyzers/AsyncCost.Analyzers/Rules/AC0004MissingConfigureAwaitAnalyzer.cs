@@ -183,30 +183,9 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             {
                 // Configured where it was built: every value the local is given must be. A parameter, field or property
                 // was built elsewhere, out of sight: leave it to the code that built it.
-                return collection is not ILocalReferenceOperation local || ValuesOf(local).All(IsConfiguredChain);
+                return collection is not ILocalReferenceOperation local || OperationTree.ValuesGivenTo(local).Select(ConfigureAwaitCalls.SkipConversions).All(IsConfiguredChain);
             }
             return IsConfiguredChain(collection);
-        }
-
-        private static IEnumerable<IOperation> ValuesOf(ILocalReferenceOperation reference)
-        {
-            IOperation top = reference;
-            while (top.Parent is { } parent)
-            {
-                top = parent;
-            }
-            foreach (var operation in top.Descendants())
-            {
-                switch (operation)
-                {
-                    case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, reference.Local):
-                        yield return ConfigureAwaitCalls.SkipConversions(value);
-                        break;
-                    case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target, Value: var value } when SymbolEqualityComparer.Default.Equals(target.Local, reference.Local):
-                        yield return ConfigureAwaitCalls.SkipConversions(value);
-                        break;
-                }
-            }
         }
 
         private static bool IsConfiguredChain(IOperation collection)

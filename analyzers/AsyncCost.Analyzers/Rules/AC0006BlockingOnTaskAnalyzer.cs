@@ -250,8 +250,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             || function.ExplicitInterfaceImplementations.Length > 0 && CallSites.IsVisibleOutside(function.ContainingType));
 
     // A task parameter of a private method or local function, never reassigned, that every call passes complete
-    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`), or the antecedent where the method is handed to
-    // ContinueWith as the continuation itself (`work.ContinueWith(Deliver, state, …)`).
+    // (`if (t.IsCompleted) Settle(t); … await t; Settle(t);`), or the antecedent where the method is handed as the
+    // continuation itself: to ContinueWith (`work.ContinueWith(Deliver, state, …)`), or, with the task, to a method of
+    // this compilation that takes a task and a callback taking one (`AwaitTask(task, new(this, &SetResult))`): the
+    // shape of a continuation, which runs once that task is done.
     private static bool IsCompleteAtEveryCall(Subject subject, IMethodSymbol function, BlockFacts facts, Types types, ConditionalWeakTable<IOperation, BlockFacts> factsByBody)
     {
         if (subject.IsCollection
@@ -265,12 +267,19 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         var found = types.CallSites.Of(function);
         return found.IsComplete && found.ThreadStarts == 0 && found.Calls.Length + found.HandedTo.Length > 0
             && found.HandedTo.All(receiver => parameter.Ordinal == 0
-                && receiver.TargetMethod is { Name: "ContinueWith", IsStatic: false } continueWith && types.Async.IsTask(continueWith.ContainingType))
+                && (receiver.TargetMethod is { Name: "ContinueWith", IsStatic: false } continueWith && types.Async.IsTask(continueWith.ContainingType)
+                    || IsHandedTheTaskToo(receiver, types)))
             && found.Calls.All(call =>
                 call.Invocation.Arguments.FirstOrDefault(a => SymbolEqualityComparer.Default.Equals(a.Parameter?.OriginalDefinition, parameter.OriginalDefinition)) is { } argument
                 && factsByBody.GetValue(OperationTree.Root(call.Invocation), root => new BlockFacts(types, root))
                     .IsKnownComplete(new Subject(types.Underlying(argument.Value)), call.Invocation));
     }
+
+    // A method declared here (not a framework scheduler: QueueUserWorkItem's state is a type parameter, not a task)
+    // whose own parameter list takes a task, and that is handed one.
+    private static bool IsHandedTheTaskToo(IInvocationOperation receiver, Types types) =>
+        !receiver.TargetMethod.Locations.IsEmpty && receiver.TargetMethod.Locations[0].IsInSource
+        && receiver.Arguments.Any(argument => argument.Parameter?.OriginalDefinition.Type is { } declared && types.Async.IsTaskLike(declared.OriginalDefinition));
 
     /// <summary>The blocking call an operation is, if any: <c>.Result</c>, <c>.Wait(…)</c>, <c>GetResult()</c>, <c>Task.WaitAll/WaitAny</c>.</summary>
     private static BlockingUse? Classify(IOperation operation, Types types)
@@ -555,6 +564,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         {
             _ when Async.IsCompletedByConstruction(value) => true,
             IInvocationOperation invocation => AsyncFlag.CompletesSynchronously(invocation) || AsyncFlag.ReturnsOnlyCompleted(invocation.TargetMethod),
+            // `(schemaOnly ? NextSchemaOnly(false) : Next(false)).GetAwaiter().GetResult()`: complete whichever arm runs.
+            IConditionalOperation { WhenFalse: { } whenFalse } choice => IsCompleteByConstruction(TaskReference.Strip(choice.WhenTrue)) && IsCompleteByConstruction(TaskReference.Strip(whenFalse)),
             // The task WhenAny hands back is the one that completed.
             IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, Async) is IInvocationOperation whenAny && IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
             _ => false,

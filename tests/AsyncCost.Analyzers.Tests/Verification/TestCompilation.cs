@@ -24,7 +24,7 @@ public static class TestCompilation
             "TestProject",
             sources.Select((source, index) => CSharpSyntaxTree.ParseText(source, ParseOptions, path: $"Test{index}.cs")),
             References.AddRange(referencedProjects.IsDefault ? [] : referencedProjects.Select(Compiled)),
-            new CSharpCompilationOptions(outputKind, nullableContextOptions: NullableContextOptions.Enable));
+            new CSharpCompilationOptions(outputKind, nullableContextOptions: NullableContextOptions.Enable, allowUnsafe: true));
 
     // Another project of the solution, as the one under test sees it: an assembly, with no source.
     private static MetadataReference Compiled(string source, int index)
