@@ -395,6 +395,18 @@ public class AC0004MissingConfigureAwaitTests
                 """));
 
     [Fact]
+    public Task Ignores_a_local_enumerable_also_written_by_out() =>
+        Verify.VerifyAsync(InLibrary("""
+            void Refill(out System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable<int> items) => items = StreamAsync().ConfigureAwait(false);
+            async Task M(CancellationToken ct)
+            {
+                var items = StreamAsync().WithCancellation(ct);
+                Refill(out items);
+                await foreach (var x in items) { }
+            }
+            """));
+
+    [Fact]
     public Task Ignores_a_configured_enumerable_built_out_of_sight() =>
         Verify.VerifyAsync(InLibrary("async Task M(System.Runtime.CompilerServices.ConfiguredCancelableAsyncEnumerable<int> items) { await foreach (var x in items) { } }"));
 

@@ -487,6 +487,15 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task<bool> Fetch() { await Task.Delay(1); return false; }
             async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
             """ },
+        { "bool async callee returning a local also written by out, or given itself", """
+            int Read() => Read(async: false).[|Result|];
+            int ReadAgain() => ReadAgain(async: false).[|Result|];
+            Task<int> Read(bool async) { var result = Task.FromResult(0); Refill(out result); return result; }
+            Task<int> ReadAgain(bool async) { var result = Task.FromResult(0); result = async ? Fetch() : result; return result; }
+            void Refill(out Task<int> task) => task = Fetch();
+            async Task<int> Fetch() { await Task.Delay(1); return 1; }
+            async Task<int> ReadTwice() => Read() + ReadAgain() + await Read(async: true);
+            """ },
         { "a callback handed with the task to a thread-pool queue, not a continuation", """
             void M(Task<int> task) => ThreadPool.QueueUserWorkItem(Deliver, task, preferLocal: false);
             static void Deliver(Task<int> task) => Console.WriteLine(task.[|Result|]);

@@ -167,18 +167,14 @@ internal sealed class AsyncFlag
             && OperationTree.SameMethod(body).OfType<IReturnOperation>().All(returned => returned.ReturnedValue is { } value && IsCompletedOrNull(value)));
     }
 
-    private bool IsCompletedOrNull(IOperation value)
-    {
-        var stripped = TaskReference.Strip(value)!;
-        return stripped switch
+    private bool IsCompletedOrNull(IOperation value) =>
+        OperationTree.Outcomes(value).All(outcome => outcome switch
         {
-            IConditionalOperation { WhenFalse: { } whenFalse } conditional => IsCompletedOrNull(conditional.WhenTrue) && IsCompletedOrNull(whenFalse),
-            _ when stripped.ConstantValue is { HasValue: true, Value: null } => true,
+            _ when outcome.ConstantValue is { HasValue: true, Value: null } => true,
             IFieldReferenceOperation { Field: { IsReadOnly: true, IsStatic: true } field } =>
                 _bodies.InitializerOf(field) is { } initializer && _types.IsCompletedByConstruction(TaskReference.Strip(initializer)),
-            _ => _types.IsCompletedByConstruction(stripped),
-        };
-    }
+            _ => _types.IsCompletedByConstruction(outcome),
+        });
 
     private bool IsSynchronousIn(IMethodSymbol method, int ordinal, Polarity polarity, int depth, HashSet<IMethodSymbol> visiting)
     {
@@ -232,30 +228,18 @@ internal sealed class AsyncFlag
     }
 
     private bool ReturnsCompleted(IOperation value, Flag flag, int depth, HashSet<IMethodSymbol> visiting) =>
-        TaskReference.Strip(value) switch
+        OperationTree.Outcomes(value).All(outcome => outcome switch
         {
-            IConditionalOperation { WhenFalse: { } whenFalse } conditional =>
-                ReturnsCompleted(conditional.WhenTrue, flag, depth, visiting) && ReturnsCompleted(whenFalse, flag, depth, visiting),
-            ISwitchExpressionOperation choice => choice.Arms.All(arm => ReturnsCompleted(arm.Value, flag, depth, visiting)),
-            IThrowOperation => true, // `=> throw …` returns no task at all
-            // `var result = new ValueTask<string>(text); …; return result;`: each value the local is given (not another local).
+            // `var result = new ValueTask<string>(text); …; return result;`
             ILocalReferenceOperation local when !flag.Refers(local) && IsGivenOnlyCompleted(local, flag, depth, visiting) => true,
-            var stripped => _types.IsCompletedByConstruction(stripped) || ForwardsFlag(value, flag, depth, visiting) || flag.RunsOnlyWhen(value, true),
-        };
+            _ => _types.IsCompletedByConstruction(outcome) || ForwardsFlag(outcome, flag, depth, visiting) || flag.RunsOnlyWhen(outcome, true),
+        });
 
-    private bool IsGivenOnlyCompleted(ILocalReferenceOperation local, Flag flag, int depth, HashSet<IMethodSymbol> visiting)
-    {
-        var any = false;
-        foreach (var value in OperationTree.ValuesGivenTo(local))
-        {
-            if (TaskReference.Strip(value) is ILocalReferenceOperation || !ReturnsCompleted(value, flag, depth, visiting))
-            {
-                return false;
-            }
-            any = true;
-        }
-        return any;
-    }
+    // Each value the local is given; one that is (or may be) another local is not followed, so locals given each other
+    // (`a = ready ? a : Fetch()`) end the search instead of going round.
+    private bool IsGivenOnlyCompleted(ILocalReferenceOperation local, Flag flag, int depth, HashSet<IMethodSymbol> visiting) =>
+        OperationTree.ValuesGivenTo(local) is { Count: > 0 } values
+        && values.All(value => !OperationTree.Outcomes(value).Any(outcome => outcome is ILocalReferenceOperation) && ReturnsCompleted(value, flag, depth, visiting));
 
     // `await Read(async, …)` or `return ReadAsync(async, …)`: a call handed the flag itself, to a method that completes
     // synchronously for false (ConfigureAwait, conversions looked through).

@@ -1,6 +1,7 @@
 using System;
 using System.Collections;
 using System.Collections.Generic;
+using System.Linq;
 using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
@@ -67,20 +68,74 @@ internal static class OperationTree
         }
     }
 
-    /// <summary>The values a local is given in the member its reference belongs to: its initializer and each plain assignment.</summary>
-    public static IEnumerable<IOperation> ValuesGivenTo(ILocalReferenceOperation reference)
+    /// <summary>
+    /// The values a local is given in the member its reference belongs to (its initializer and each plain assignment),
+    /// or null where it is also written another way, out of sight of those: by ref or out, in a deconstruction, a
+    /// compound or <c>??=</c> assignment, an increment.
+    /// </summary>
+    public static IReadOnlyList<IOperation>? ValuesGivenTo(ILocalReferenceOperation reference)
     {
+        var values = new List<IOperation>();
         foreach (var operation in Root(reference).Descendants())
         {
             switch (operation)
             {
                 case IVariableDeclaratorOperation { Initializer.Value: { } value } declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, reference.Local):
-                    yield return value;
+                    values.Add(value);
                     break;
                 case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target, Value: var value } when SymbolEqualityComparer.Default.Equals(target.Local, reference.Local):
-                    yield return value;
+                    values.Add(value);
                     break;
+                case ILocalReferenceOperation other when SymbolEqualityComparer.Default.Equals(other.Local, reference.Local) && IsWrittenOtherwise(other):
+                    return null;
             }
+        }
+        return values;
+    }
+
+    private static bool IsWrittenOtherwise(ILocalReferenceOperation reference)
+    {
+        IOperation written = reference;
+        while (written.Parent is IDeclarationExpressionOperation or ITupleOperation)
+        {
+            written = written.Parent; // `out var t`, `(t, n) = …`
+        }
+        return written.Parent switch
+        {
+            IArgumentOperation { Parameter.RefKind: RefKind.Out or RefKind.Ref } => true,
+            IDeconstructionAssignmentOperation deconstruction => deconstruction.Target == written,
+            ICompoundAssignmentOperation compound => compound.Target == written,
+            ICoalesceAssignmentOperation coalesce => coalesce.Target == written,
+            IIncrementOrDecrementOperation => true,
+            _ => false,
+        };
+    }
+
+    /// <summary>
+    /// The values an expression can produce, conversions looked through: each arm of a <c>?:</c> or a <c>switch</c>
+    /// expression, recursively, and none for a <c>throw</c>, which produces no value.
+    /// </summary>
+    public static IEnumerable<IOperation> Outcomes(IOperation value)
+    {
+        switch (TaskReference.Strip(value))
+        {
+            case IConditionalOperation { WhenFalse: { } whenFalse } choice:
+                foreach (var outcome in Outcomes(choice.WhenTrue).Concat(Outcomes(whenFalse)))
+                {
+                    yield return outcome;
+                }
+                break;
+            case ISwitchExpressionOperation choice:
+                foreach (var outcome in choice.Arms.SelectMany(arm => Outcomes(arm.Value)))
+                {
+                    yield return outcome;
+                }
+                break;
+            case IThrowOperation:
+                break;
+            case var single:
+                yield return single!;
+                break;
         }
     }
 

@@ -181,9 +181,10 @@ public sealed class AC0004MissingConfigureAwaitAnalyzer : DiagnosticAnalyzer
             }
             if (IsConfiguredEnumerableType(collection.Type) && collection is not IInvocationOperation)
             {
-                // Configured where it was built: every value the local is given must be. A parameter, field or property
-                // was built elsewhere, out of sight: leave it to the code that built it.
-                return collection is not ILocalReferenceOperation local || OperationTree.ValuesGivenTo(local).Select(ConfigureAwaitCalls.SkipConversions).All(IsConfiguredChain);
+                // Configured where it was built: every value the local is given must be. A parameter, field or property,
+                // or a local also written by ref or out, was built elsewhere, out of sight: leave it to the code that built it.
+                return collection is not ILocalReferenceOperation local || OperationTree.ValuesGivenTo(local) is not { } values
+                    || values.Select(ConfigureAwaitCalls.SkipConversions).All(IsConfiguredChain);
             }
             return IsConfiguredChain(collection);
         }

@@ -278,7 +278,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     // A method declared here (not a framework scheduler: QueueUserWorkItem's state is a type parameter, not a task)
     // whose own parameter list takes a task, and that is handed one.
     private static bool IsHandedTheTaskToo(IInvocationOperation receiver, Types types) =>
-        !receiver.TargetMethod.Locations.IsEmpty && receiver.TargetMethod.Locations[0].IsInSource
+        receiver.TargetMethod.DeclaringSyntaxReferences.Length > 0
         && receiver.Arguments.Any(argument => argument.Parameter?.OriginalDefinition.Type is { } declared && types.Async.IsTaskLike(declared.OriginalDefinition));
 
     /// <summary>The blocking call an operation is, if any: <c>.Result</c>, <c>.Wait(…)</c>, <c>GetResult()</c>, <c>Task.WaitAll/WaitAny</c>.</summary>
@@ -565,7 +565,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             _ when Async.IsCompletedByConstruction(value) => true,
             IInvocationOperation invocation => AsyncFlag.CompletesSynchronously(invocation) || AsyncFlag.ReturnsOnlyCompleted(invocation.TargetMethod),
             // `(schemaOnly ? NextSchemaOnly(false) : Next(false)).GetAwaiter().GetResult()`: complete whichever arm runs.
-            IConditionalOperation { WhenFalse: { } whenFalse } choice => IsCompleteByConstruction(TaskReference.Strip(choice.WhenTrue)) && IsCompleteByConstruction(TaskReference.Strip(whenFalse)),
+            IConditionalOperation or ISwitchExpressionOperation => OperationTree.Outcomes(value).All(IsCompleteByConstruction),
             // The task WhenAny hands back is the one that completed.
             IAwaitOperation { Operation: var awaited } => ConfigureAwaitCalls.Unwrap(awaited, Async) is IInvocationOperation whenAny && IsTaskStatic(whenAny.TargetMethod, "WhenAny"),
             _ => false,
