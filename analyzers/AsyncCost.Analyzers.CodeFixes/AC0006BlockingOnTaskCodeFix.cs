@@ -13,14 +13,14 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 namespace AsyncCost.Analyzers.CodeFixes;
 
 /// <summary>
-/// AC0006 in an async function: <c>t.Result</c> → <c>await t</c>, <c>t.Wait()</c> → <c>await t</c>,
+/// AC0006 (and AC0011, its finding in a test project) in an async function: <c>t.Result</c> → <c>await t</c>, <c>t.Wait()</c> → <c>await t</c>,
 /// <c>t.ConfigureAwait(false).GetAwaiter().GetResult()</c> → <c>await t.ConfigureAwait(false)</c>,
 /// <c>Task.WaitAll(a, b)</c> → <c>await Task.WhenAll(a, b)</c>; in library code the new await gets
 /// <c>.ConfigureAwait(false)</c>, so the result is clean under AC0004. Synchronous callers need their own signature
 /// changed first, which is a design decision, so they get no automatic fix, and Fix All skips them.
 /// </summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(AC0006BlockingOnTaskCodeFix)), Shared]
-public sealed class AC0006BlockingOnTaskCodeFix() : RuleCodeFix(RuleIds.BlockingOnTask)
+public sealed class AC0006BlockingOnTaskCodeFix() : RuleCodeFix(RuleIds.BlockingOnTask, RuleIds.BlockingInTest)
 {
     private const string Title = "Await the task instead of blocking on it";
 

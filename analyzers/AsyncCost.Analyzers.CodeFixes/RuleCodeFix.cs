@@ -9,13 +9,13 @@ using Microsoft.CodeAnalysis.CodeFixes;
 namespace AsyncCost.Analyzers.CodeFixes;
 
 /// <summary>
-/// The skeleton every AsyncCost fix shares: one rule, and for each diagnostic whose shape the fix can rewrite, one
+/// The skeleton every AsyncCost fix shares: one rule (or one analysis reported under several IDs), and for each diagnostic whose shape the fix can rewrite, one
 /// code action, planned before it is offered (a shape without a rewrite gets no action). Fix All goes through
 /// the BatchFixer unless a rule needs its own.
 /// </summary>
 public abstract class RuleCodeFix : CodeFixProvider
 {
-    protected RuleCodeFix(string ruleId) => FixableDiagnosticIds = ImmutableArray.Create(ruleId);
+    protected RuleCodeFix(params string[] ruleIds) => FixableDiagnosticIds = ImmutableArray.Create(ruleIds);
 
     public sealed override ImmutableArray<string> FixableDiagnosticIds { get; }
 

@@ -4,6 +4,7 @@
 #  - the defaults: AC0006 is a warning, printed by a plain `dotnet build`, and every other rule a suggestion (SARIF
 #    notes); a library with warnings as errors still builds (the package's targets keep the AC IDs out of
 #    warnings-as-errors), and fails with -p:AsyncCostWarningsAsErrors=true, the team's opt-in;
+#  - a test project at the defaults: the same waits are AC0011, a suggestion (in SARIF, not printed by the build);
 #  - a fresh `dotnet new console` project with one `.Result` on an unfinished task: `dotnet build` prints AC0006, and
 #    the same project with TreatWarningsAsErrors builds;
 #  - the switch <AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>: every rule becomes a warning in build output;
@@ -36,7 +37,7 @@ done
 for link in $(unzip -p "$nupkg" README.md | grep -o '](docs/rules/[A-Za-z0-9]*\.md)' | tr -d '()]'); do
   grep -qx "$link" <<<"$contents" || fail "README.md links to $link, which the package does not contain"
 done
-[[ $(unzip -p "$nupkg" README.md | grep -c '](docs/rules/AC00[0-9][0-9]\.md)') -ge 10 ]] || fail "README.md does not link every rule to its page"
+[[ $(unzip -p "$nupkg" README.md | grep -c '](docs/rules/AC00[0-9][0-9]\.md)') -ge 11 ]] || fail "README.md does not link every rule to its page"
 grep -q '<developmentDependency>true</developmentDependency>' < <(unzip -p "$nupkg" AsyncCost.Analyzers.nuspec) \
   || fail "the package is not a development dependency"
 
@@ -151,12 +152,18 @@ grep -q "warning AC0006:" <<<"$plain" || { echo "$plain"; fail "a plain dotnet b
 defaults=$(build "$consumer" -p:TreatWarningsAsErrors=true "-p:ErrorLog=$work/defaults.sarif%2Cversion=2.1")
 grep -q "Build succeeded" <<<"$defaults" || { echo "$defaults"; fail "the defaults fail a warnings-as-errors build"; }
 grep -q "warning AC0006:" <<<"$defaults" || { echo "$defaults"; fail "AC0006 not printed as a warning in a warnings-as-errors build"; }
-! grep -qE "(warning|error) AC00(0[0-57-9]|10):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 reported as a warning by default"; }
+! grep -qE "(warning|error) AC00(0[0-57-9]|1[0-9]):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 reported as a warning by default"; }
 for id in AC0001 AC0002 AC0003 AC0004 AC0010; do
   grep -q "\"ruleId\": \"$id\"" "$work/defaults.sarif" || fail "$id not reported (as a suggestion) by default"
 done
 optin=$(build "$consumer" -p:TreatWarningsAsErrors=true -p:AsyncCostWarningsAsErrors=true)
 grep -q "error AC0006:" <<<"$optin" || { echo "$optin"; fail "AsyncCostWarningsAsErrors=true did not make AC0006 an error"; }
+# In a test project the same waits are AC0011, a suggestion: a plain build prints none, SARIF has them.
+in_tests=$(build "$consumer" -p:IsTestProject=true "-p:ErrorLog=$work/tests.sarif%2Cversion=2.1")
+grep -q "Build succeeded" <<<"$in_tests" && ! grep -qE "(warning|error) AC00[0-9]{2}:" <<<"$in_tests" \
+  || { echo "$in_tests"; fail "a test project's build printed an AsyncCost finding at the defaults"; }
+grep -q '"ruleId": "AC0011"' "$work/tests.sarif" && ! grep -q '"ruleId": "AC0006"' "$work/tests.sarif" \
+  || fail "a test project's waits are not AC0011 (or still AC0006) in SARIF"
 rm "$consumer/Blocking.cs"
 
 # A fresh console project, as `dotnet new` makes it, with one .Result on an unfinished task.
@@ -232,7 +239,7 @@ grep -q "Build succeeded" <<<"$rebuilt" && ! grep -q "AC00" <<<"$rebuilt" \
 
 echo "verify-package: $(basename "$nupkg") restores from a local folder; with AsyncCostAnalysisMode=All, dotnet build reports:"
 grep -oE "warning AC00[0-9]{2}: [^[]*" <<<"$library" | sort -u | cut -c1-140 | sed 's/^/  /'
-echo "verify-package: by default AC0006 is a warning a plain build prints and the rest are suggestions (SARIF notes), a package's synchronous API its own async code does not reach among them (AC0010); warnings as errors still build unless AsyncCostWarningsAsErrors=true; as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do;"
+echo "verify-package: by default AC0006 is a warning a plain build prints and the rest are suggestions (SARIF notes), a package's synchronous API its own async code does not reach among them (AC0010); warnings as errors still build unless AsyncCostWarningsAsErrors=true; as an app or an unpublished library AC0004 stays quiet; as a test project AC0001/3/4/7/8 do, and its waits are AC0011 suggestions;"
 echo "verify-package: a fresh dotnet new console project prints:"
 grep -oE "warning AC0006: [^[]*" <<<"$fresh_plain" | sort -u | cut -c1-140 | sed 's/^/  /'
 echo "verify-package: and builds with TreatWarningsAsErrors."

@@ -82,6 +82,15 @@ public static class Descriptors
         DiagnosticSeverity.Info,
         "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block), or in a method only such members call: the fix is an async alternative beside the contract, not an await in it.");
 
+    public static readonly DiagnosticDescriptor BlockingInTest = Create(
+        RuleIds.BlockingInTest,
+        CostKind.Blocking,
+        "Blocking on a task in test code",
+        "'{0}' blocks a thread on a task that may not have completed, in a test project: the wait costs the test run, not the service (a thread out of service while it waits, and a deadlock under a test framework's synchronization context); {1}",
+        Categories.Reliability,
+        DiagnosticSeverity.Info,
+        "AC0006's finding in a test project: the same waits, which cost the test run rather than production, so a suggestion (xUnit1031 is the test frameworks' own rule for a test method's waits).");
+
     public static readonly DiagnosticDescriptor BlockingWaitInAsync = Create(
         RuleIds.BlockingWaitInAsync,
         CostKind.Blocking,

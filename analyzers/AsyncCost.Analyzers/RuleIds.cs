@@ -13,4 +13,5 @@ public static class RuleIds
     public const string ElidableStateMachine = "AC0008";
     public const string FastPathClosure = "AC0009";
     public const string BlockingInSynchronousContract = "AC0010";
+    public const string BlockingInTest = "AC0011";
 }

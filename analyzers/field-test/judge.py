@@ -43,7 +43,7 @@ for (repo, rule, loc), (lab, why) in labels.items():
         missed[(repo, rule)].append((loc, why))
 if peers:
     # AC0006's recall against VSTHRD002: each VSTHRD002 finding judged TP, and whether AC0006 reports the same line.
-    ac6 = {(r['repo'], r['location']) for r in rows if r['rule'] in ('AC0006', 'AC0010')}  # AC0010 is AC0006 split by contract
+    ac6 = {(r['repo'], r['location']) for r in rows if r['rule'] in ('AC0006', 'AC0010', 'AC0011')}  # AC0010 and AC0011 are AC0006 split by contract and by test project
     md += ['', '## Peers in the same builds, and AC0006 against VSTHRD002', '',
            'VSTHRD002 TP: its findings judged true (the thread blocks on an incomplete task); found by AC0006: the same '
            'line has an AC0006 finding. Peer findings without a label count as unjudged.', '',

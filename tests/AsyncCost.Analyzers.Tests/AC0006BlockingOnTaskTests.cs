@@ -1317,19 +1317,34 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 
     private static readonly TestOptions TestProject = TestOptions.Default.WithBuildProperty("IsTestProject", "true");
 
+    // In a test project the same waits are AC0011, a suggestion: they cost the test run, not the service (issue 34: all
+    // 20 of AC0006's findings in test projects were debatable). Contracts there are AC0011 too, and AC0006 says nothing.
     [Fact]
-    public Task A_test_is_told_about_blocking_but_not_about_timed_probes() =>
+    public Task A_test_is_told_about_blocking_as_AC0011_but_not_about_timed_probes() =>
         Verify.VerifyAsync(
             Snippet.InClass("""
                 static void ShouldBeFalse(bool value) { }
-                void SyncTest(Task<int> t, Task u) { var x = t.[|Result|]; u.[|Wait|](); Should(() => ShouldBeFalse(u.Wait(20))); }
+                void SyncTest(Task<int> t, Task u) { var x = t.{|AC0011:Result|}; u.{|AC0011:Wait|}(); Should(() => ShouldBeFalse(u.Wait(20))); }
                 async Task AsyncTest(Task<int> t, Task u, CancellationToken ct)
                 {
                     ShouldBeFalse(u.Wait(20, ct));
-                    var x = t.[|Result|];
+                    var x = t.{|AC0011:Result|};
                     await Task.Delay(1, ct);
                 }
                 static void Should(Action action) => action();
+                sealed class Fixture : IDisposable { Task _server = Task.Run(() => { }); public void Dispose() => _server.{|AC0011:Wait|}(); }
+                int Completed() => Task.FromResult(1).Result;
+            """),
+            TestProject);
+
+    [Fact]
+    public Task Fix_awaits_instead_of_blocking_in_an_async_test() =>
+        CodeFixVerifier<AC0006BlockingOnTaskAnalyzer, AC0006BlockingOnTaskCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                async Task Test(Func<Task<int>> start) { var x = start().{|AC0011:Result|}; await Task.Delay(x); }
+            """),
+            Snippet.InClass("""
+                async Task Test(Func<Task<int>> start) { var x = await start(); await Task.Delay(x); }
             """),
             TestProject);
 

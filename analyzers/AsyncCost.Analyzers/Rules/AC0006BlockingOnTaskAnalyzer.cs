@@ -47,8 +47,10 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     private static readonly string[] CompletionProperties = { "IsCompleted", "IsCompletedSuccessfully", "IsFaulted", "IsCanceled" };
 
-    // AC0010 is this analysis split by where the fix applies: the same waits, inside a synchronous contract (SynchronousContract).
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.BlockingOnTask, Descriptors.BlockingInSynchronousContract);
+    // AC0010 and AC0011 are this analysis split by where the fix applies and who pays for the wait: the same waits,
+    // inside a synchronous contract (SynchronousContract), or anywhere in a test project.
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics =>
+        ImmutableArray.Create(Descriptors.BlockingOnTask, Descriptors.BlockingInSynchronousContract, Descriptors.BlockingInTest);
 
     public override void Initialize(AnalysisContext context)
     {
@@ -107,9 +109,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(ConfigureAwaitProperty, "true");
         }
         properties = DiagnosticFactory.WithCostIn(properties, BlockedOn(use));
-        var contract = types.Contracts.Of(use.Operation, function);
+        var contract = types.IsTestProject ? null : types.Contracts.Of(use.Operation, function);
+        var descriptor = types.IsTestProject ? Descriptors.BlockingInTest
+            : contract is null ? Descriptors.BlockingOnTask
+            : Descriptors.BlockingInSynchronousContract;
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            contract is null ? Descriptors.BlockingOnTask : Descriptors.BlockingInSynchronousContract, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol)));
+            descriptor, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol)));
     }
 
     // The methods whose tasks the wait blocks on, where the code names them: the call itself (`GetAsync().Result`), or the
