@@ -104,6 +104,11 @@ public class AC0005TaskYieldInLoopTests : RuleTheories<AC0005TaskYieldInLoopAnal
             Task SendAsync() => Task.CompletedTask;
             async Task M() { var retries = 3; while (true) { try { await SendAsync(); break; } catch (InvalidOperationException) when (retries-- > 0) { } await Task.Yield(); } }
             """ },
+        { "retry pause after a try that returns on success, and after one that continues with the next item", """
+            Task<int> ReadAsync() => Task.FromResult(1);
+            async Task<int> M() { while (true) { try { return await ReadAsync(); } catch (InvalidOperationException) { } await Task.Yield(); } }
+            async Task N(int[] items) { foreach (var item in items) { try { await ReadAsync(); continue; } catch (InvalidOperationException) { } await Task.Yield(); } }
+            """ },
         { "yield in the foreach collection expression", """
             async Task<int[]> Items() { await Task.Yield(); return new[] { 1 }; }
             async Task M() { foreach (var item in await Items()) { Console.WriteLine(item); } }

@@ -487,6 +487,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             async Task<bool> Fetch() { await Task.Delay(1); return false; }
             async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
             """ },
+        { "a switch expression with one arm that may still be running", """
+            int _mode;
+            public bool NextResult() => (_mode switch { 0 => Fetch(), _ => NextResult(false) }).GetAwaiter().[|GetResult|]();
+            async Task<bool> Fetch() { await Task.Delay(1); return false; }
+            async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
+            """ },
         { "bool async callee returning a local also written by out, or given itself", """
             int Read() => Read(async: false).[|Result|];
             int ReadAgain() => ReadAgain(async: false).[|Result|];
@@ -781,6 +787,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
                 static void Unbox(Task task, object state) => Console.WriteLine(new ValueTask<T>(task: System.Runtime.CompilerServices.Unsafe.As<Task<T>>(task)).Result);
             }
             """ },
+        { "the bool async idiom on every arm of a switch expression that is blocked on, a throw among them", """
+            int _mode;
+            public bool NextResult() => (_mode switch { 0 => NextSchemaOnly(false), 1 => NextResult(false), _ => throw new InvalidOperationException() }).GetAwaiter().GetResult();
+            async Task<bool> NextSchemaOnly(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return false; }
+            async Task<bool> NextResult(bool async) { if (async) { await Task.Delay(1).ConfigureAwait(false); } return true; }
+            """ },
         { "the bool async idiom on either arm of a conditional", """
             bool _schemaOnly;
             public bool NextResult() => (_schemaOnly ? NextSchemaOnly(false) : NextResult(false)).GetAwaiter().GetResult();
@@ -947,12 +959,26 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             Task<bool>? TryNext() => _pending > 0 ? Ready : null;
             async Task<bool> Next(bool async) { if (async) { await Task.Delay(1); } return --_pending > 0; }
             """ },
+        { "a TryX whose switch arms are completed tasks, null or a throw", """
+            static readonly Task<bool> Ready = Task.FromResult(true);
+            int _pending;
+            bool Next() => TryNext()?.Result ?? false;
+            async Task<int> Count() { var n = 0; while (Next()) { n++; await Task.Yield(); } return n; }
+            Task<bool>? TryNext() => _pending switch { > 0 => Ready, 0 => Task.FromResult(false), < -1 => throw new InvalidOperationException(), _ => null };
+            """ },
     };
 
     // Blocking in synchronous code: the thread is held just the same, and in an application this is how the thread
     // pool starves. Reported wherever the task is not known to be complete; the message says what to do there.
     public static TheoryData<string, string> InSynchronousCode => new()
     {
+        { "a TryX with one switch arm that may still be running", """
+            static readonly Task<bool> Ready = Task.FromResult(true);
+            int _pending;
+            bool Next() => TryNext()?.[|Result|] ?? false;
+            async Task<int> Count() { var n = 0; while (Next()) { n++; await Task.Yield(); } return n; }
+            Task<bool>? TryNext() => _pending switch { > 0 => Ready, 0 => Task.Run(() => false), < -1 => throw new InvalidOperationException(), _ => null };
+            """ },
         { ".Result in a property getter", """
             Task<int> _count = Task.Run(() => 1);
             public int Count => _count.[|Result|];
