@@ -1330,6 +1330,10 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
     [InlineData("int M(Func<Task<int>> start) => start().Result;", "'.Result' blocks", "; make the calling chain async and await it, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
     [InlineData("void M(Task a, Task b) => Task.WaitAll(a, b);", "'Task.WaitAll' blocks", "; make the calling chain async and await Task.WhenAll, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
     [InlineData("async Task<int> M(Task<int> t) { await Task.Yield(); lock (this) { return t.Result; } }", "'.Result' blocks", "; await it outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)")]
+    [InlineData("int M(Func<Task<int>> start) => start().Result; int Read(Func<Task<int>> s) => M(s); async Task<int> ReadAsync(Func<Task<int>> s) { await Task.Yield(); return Read(s); }",
+        "'.Result' blocks", "; async code reaches it (C.ReadAsync → C.Read → C.M), so the wait blocks a thread inside that async flow: make that chain async and await it, keeping the blocking only for synchronous callers")]
+    [InlineData("int M(Func<Task<int>> start) => start().Result; async Task<int> ReadAsync(Func<Task<int>> s) { await Task.Yield(); return Run(() => M(s)); } static int Run(Func<int> f) => f();",
+        "'.Result' blocks", "; make the calling chain async and await it, or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)")]
     [InlineData("async Task<int> M(Task<int> t) => t.Result;", "'.Result' blocks", "; await it instead")]
     [InlineData("async Task M(Task a, Task b) => Task.WaitAll(a, b);", "'Task.WaitAll' blocks", "; await Task.WhenAll instead")]
     [InlineData("async Task<int> M(Task a, Task b) => Task.WaitAny(a, b);", "'Task.WaitAny' blocks", "; await Task.WhenAny instead")]

@@ -35,6 +35,7 @@ internal sealed class SynchronousContract
     private readonly bool _publishesPackage;
     private readonly ConcurrentDictionary<IMethodSymbol, IMethodSymbol?> _contractCallers = new(SymbolEqualityComparer.Default);
     private readonly ConcurrentDictionary<IMethodSymbol, bool> _reachedFromAsync = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<IMethodSymbol, IReadOnlyList<IMethodSymbol>?> _asyncPaths = new(SymbolEqualityComparer.Default);
 
     public SynchronousContract(WellKnownAsyncTypes async, CallSites callSites, Func<IMethodSymbol, bool> isBlockingHelper, bool publishesPackage)
     {
@@ -129,6 +130,54 @@ internal sealed class SynchronousContract
         return reached;
     }
 
+    /// <summary>
+    /// The shortest chain of calls by which an async method of this compilation reaches a synchronous one, from the async
+    /// method to <paramref name="method"/>, or null where none is found within <see cref="MaxChain"/> methods. Only
+    /// calls in the members' own bodies count: where a lambda's call runs is not known here. A wait there blocks a
+    /// thread inside that async flow, and the chain is where "make it async" starts.
+    /// </summary>
+    public IReadOnlyList<IMethodSymbol>? AsyncPathTo(IMethodSymbol method) =>
+        _asyncPaths.GetOrAdd(method.OriginalDefinition, FindAsyncPath);
+
+    private IReadOnlyList<IMethodSymbol>? FindAsyncPath(IMethodSymbol method)
+    {
+        // Breadth first, so the chain named is a shortest one; `calledBy` records the way back.
+        var calledBy = new Dictionary<IMethodSymbol, IMethodSymbol>(SymbolEqualityComparer.Default) { [method] = method };
+        var level = new List<IMethodSymbol> { method };
+        for (var depth = 1; depth <= MaxChain && level.Count > 0; depth++)
+        {
+            var next = new List<IMethodSymbol>();
+            foreach (var callee in level)
+            {
+                foreach (var (invocation, container) in _callSites.InThisCompilation(callee).Calls)
+                {
+                    if (OperationScopes.EnclosingFunction(invocation) is not null
+                        || container is not IMethodSymbol { OriginalDefinition: var caller }
+                        || calledBy.ContainsKey(caller))
+                    {
+                        continue;
+                    }
+                    calledBy[caller] = callee;
+                    if (caller.IsAsync)
+                    {
+                        var path = new List<IMethodSymbol> { caller };
+                        for (var step = callee; ; step = calledBy[step])
+                        {
+                            path.Add(step);
+                            if (SymbolEqualityComparer.Default.Equals(step, method))
+                            {
+                                return path;
+                            }
+                        }
+                    }
+                    next.Add(caller);
+                }
+            }
+            level = next;
+        }
+        return null;
+    }
+
     // The async twin other assemblies can be pointed to: a method of the type (or a base) named like this one with Async,
     // that they can call (a private one is no twin for them).
     private static string? AsyncTwin(IMethodSymbol method)
@@ -197,7 +246,8 @@ internal sealed class SynchronousContract
         return true;
     }
 
-    private static string Display(IMethodSymbol method) =>
+    /// <summary>How a message names a method: <c>Type.Member</c> (a constructor by its type, an accessor by its property).</summary>
+    public static string Display(IMethodSymbol method) =>
         method.ContainingType.Name + "." + (method.MethodKind is MethodKind.Constructor or MethodKind.StaticConstructor ? method.ContainingType.Name
             : method.AssociatedSymbol?.Name ?? method.Name);
 
