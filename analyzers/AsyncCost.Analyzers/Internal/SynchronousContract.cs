@@ -27,20 +27,20 @@ internal sealed class SynchronousContract
     private static readonly string[] BlockingNames = ["Wait", "WaitAll", "WaitAny", "get_Result", "RunSynchronously"];
 
     // Past this many methods between the wait and the contract, the chain is not followed (the wait stays AC0006's).
-    private const int MaxChain = 8;
+    private const int MaxChain = AsyncCallers.MaxChain;
 
     private readonly WellKnownAsyncTypes _async;
     private readonly CallSites _callSites;
     private readonly Func<IMethodSymbol, bool> _isBlockingHelper;
     private readonly bool _publishesPackage;
     private readonly ConcurrentDictionary<IMethodSymbol, IMethodSymbol?> _contractCallers = new(SymbolEqualityComparer.Default);
-    private readonly ConcurrentDictionary<IMethodSymbol, bool> _reachedFromAsync = new(SymbolEqualityComparer.Default);
-    private readonly ConcurrentDictionary<IMethodSymbol, IReadOnlyList<IMethodSymbol>?> _asyncPaths = new(SymbolEqualityComparer.Default);
+    private readonly AsyncCallers _asyncCallers;
 
-    public SynchronousContract(WellKnownAsyncTypes async, CallSites callSites, Func<IMethodSymbol, bool> isBlockingHelper, bool publishesPackage)
+    public SynchronousContract(WellKnownAsyncTypes async, CallSites callSites, AsyncCallers asyncCallers, Func<IMethodSymbol, bool> isBlockingHelper, bool publishesPackage)
     {
         _async = async;
         _callSites = callSites;
+        _asyncCallers = asyncCallers;
         _isBlockingHelper = isBlockingHelper;
         _publishesPackage = publishesPackage;
     }
@@ -95,88 +95,7 @@ internal sealed class SynchronousContract
         _publishesPackage && method is { MethodKind: MethodKind.Ordinary, IsVirtual: false, IsAbstract: false, IsOverride: false }
         && method.ContainingType is { TypeKind: TypeKind.Class or TypeKind.Struct }
         && CallSites.IsVisibleOutside(method) && !_async.IsTaskLike(method.ReturnType.OriginalDefinition)
-        && !ReachedFromAsync(method, new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default));
-
-    /// <summary>
-    /// Whether async code of this compilation may call the method, directly or through synchronous methods: a call in an
-    /// async method, in any lambda or local function (where it runs is not known here), a use other than a call, or a
-    /// chain longer than <see cref="MaxChain"/> all count as "may".
-    /// </summary>
-    private bool ReachedFromAsync(IMethodSymbol method, HashSet<IMethodSymbol> seen)
-    {
-        if (!seen.Add(method.OriginalDefinition))
-        {
-            return false;
-        }
-        if (_reachedFromAsync.TryGetValue(method.OriginalDefinition, out var known))
-        {
-            return known;
-        }
-        if (seen.Count > MaxChain || method.IsAsync)
-        {
-            return true;
-        }
-        var asked = seen.Count == 1;
-        var found = _callSites.InThisCompilation(method);
-        var reached = !found.IsComplete || found.HandedTo.Length > 0
-            || found.Calls.Any(call => OperationScopes.EnclosingFunction(call.Invocation) is not null
-                || call.Container is not IMethodSymbol caller
-                || ReachedFromAsync(caller, seen));
-        // Only a whole answer is kept: one cut short by `seen` may differ when asked from elsewhere.
-        if (asked)
-        {
-            _reachedFromAsync.TryAdd(method.OriginalDefinition, reached);
-        }
-        return reached;
-    }
-
-    /// <summary>
-    /// The shortest chain of calls by which an async method of this compilation reaches a synchronous one, from the async
-    /// method to <paramref name="method"/>, or null where none is found within <see cref="MaxChain"/> methods. Only
-    /// calls in the members' own bodies count: where a lambda's call runs is not known here. A wait there blocks a
-    /// thread inside that async flow, and the chain is where "make it async" starts.
-    /// </summary>
-    public IReadOnlyList<IMethodSymbol>? AsyncPathTo(IMethodSymbol method) =>
-        _asyncPaths.GetOrAdd(method.OriginalDefinition, FindAsyncPath);
-
-    private IReadOnlyList<IMethodSymbol>? FindAsyncPath(IMethodSymbol method)
-    {
-        // Breadth first, so the chain named is a shortest one; `calledBy` records the way back.
-        var calledBy = new Dictionary<IMethodSymbol, IMethodSymbol>(SymbolEqualityComparer.Default) { [method] = method };
-        var level = new List<IMethodSymbol> { method };
-        for (var depth = 1; depth <= MaxChain && level.Count > 0; depth++)
-        {
-            var next = new List<IMethodSymbol>();
-            foreach (var callee in level)
-            {
-                foreach (var (invocation, container) in _callSites.InThisCompilation(callee).Calls)
-                {
-                    if (OperationScopes.EnclosingFunction(invocation) is not null
-                        || container is not IMethodSymbol { OriginalDefinition: var caller }
-                        || calledBy.ContainsKey(caller))
-                    {
-                        continue;
-                    }
-                    calledBy[caller] = callee;
-                    if (caller.IsAsync)
-                    {
-                        var path = new List<IMethodSymbol> { caller };
-                        for (var step = callee; ; step = calledBy[step])
-                        {
-                            path.Add(step);
-                            if (SymbolEqualityComparer.Default.Equals(step, method))
-                            {
-                                return path;
-                            }
-                        }
-                    }
-                    next.Add(caller);
-                }
-            }
-            level = next;
-        }
-        return null;
-    }
+        && !_asyncCallers.MayReach(method);
 
     // The async twin other assemblies can be pointed to: a method of the type (or a base) named like this one with Async,
     // that they can call (a private one is no twin for them).

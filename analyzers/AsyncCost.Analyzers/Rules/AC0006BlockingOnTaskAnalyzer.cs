@@ -114,7 +114,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             : contract is null ? Descriptors.BlockingOnTask
             : Descriptors.BlockingInSynchronousContract;
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            descriptor, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol, types)));
+            descriptor, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol, function, types)));
     }
 
     // The methods whose tasks the wait blocks on, where the code names them: the call itself (`GetAsync().Result`), or the
@@ -153,13 +153,13 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     // What to do where the wait stands: await it where an await fits; inside a lock of an async function, await it
     // outside; in synchronous code, where "await it" does not compile, make the chain async or block only at its edge.
-    private static string Advice(BlockingUse use, ISymbol containingSymbol, Types types) =>
+    private static string Advice(BlockingUse use, ISymbol containingSymbol, IMethodSymbol? function, Types types) =>
         AwaitPlacement.CanAwait(use.Operation, containingSymbol) ? use.Instead + " instead"
-        : OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: true } && OperationScopes.IsInside<ILockOperation>(use.Operation)
+        : function is { IsAsync: true } && OperationScopes.IsInside<ILockOperation>(use.Operation)
             ? use.Instead + " outside the lock (a SemaphoreSlim taken with WaitAsync can replace it)"
-        // A synchronous method that async code of its own reaches: the wait blocks a thread inside that async flow.
-        : OperationScopes.EnclosingFunction(use.Operation) is null && containingSymbol is IMethodSymbol { IsAsync: false } method
-          && types.Contracts.AsyncPathTo(method) is { } path
+        // A member's own wait that async code of this compilation reaches: it blocks a thread inside that async flow.
+        : function is { IsAsync: false, MethodKind: not (MethodKind.AnonymousFunction or MethodKind.LocalFunction) }
+          && types.AsyncCallers.PathTo(function) is { } path
             ? "async code reaches it (" + string.Join(" → ", path.Select(SynchronousContract.Display))
               + "), so the wait blocks a thread inside that async flow: make that chain async and " + use.Instead + ", keeping the blocking only for synchronous callers"
         : "make the calling chain async and " + use.Instead + ", or move the blocking to the program's edge (Main, or the one synchronous entry point a framework calls)";
@@ -415,7 +415,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             Bodies = new MethodBodies(compilation);
             AsyncFlag = new AsyncFlag(Async, Bodies);
             CallSites = new CallSites(compilation);
-            Contracts = new SynchronousContract(Async, CallSites, IsBlockingHelper, IsLibrary && ProjectKind.PublishesPackage(options));
+            AsyncCallers = new AsyncCallers(CallSites);
+            Contracts = new SynchronousContract(Async, CallSites, AsyncCallers, IsBlockingHelper, IsLibrary && ProjectKind.PublishesPackage(options));
         }
 
         public WellKnownAsyncTypes Async { get; }
@@ -431,6 +432,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         public AsyncFlag AsyncFlag { get; }
         public MethodBodies Bodies { get; }
         public CallSites CallSites { get; }
+        public AsyncCallers AsyncCallers { get; }
         public SynchronousContract Contracts { get; }
 
         /// <summary>
