@@ -68,7 +68,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
+        "'{0}' blocks a thread on {2} (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
@@ -77,7 +77,7 @@ public static class Descriptors
         RuleIds.BlockingInSynchronousContract,
         CostKind.Blocking,
         "Blocking on a task inside a synchronous contract",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
+        "'{0}' blocks a thread on {2} (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block), or in a method only such members call: the fix is an async alternative beside the contract, not an await in it.");

@@ -49,6 +49,7 @@ internal sealed class BlockingAnalysis
         _uiTypes = new Lazy<UiTypes>(() => UiTypes.Create(compilation), LazyThreadSafetyMode.ExecutionAndPublication);
         _namedHelpers = NamedHelpers(compilation, options);
         Bodies = new MethodBodies(compilation);
+        Pending = new PendingEvidence(Async, Bodies);
         AsyncFlag = new AsyncFlag(Async, Bodies);
         CallSites = new CallSites(compilation);
         AsyncCallers = new AsyncCallers(CallSites);
@@ -67,6 +68,7 @@ internal sealed class BlockingAnalysis
     public bool IsLibrary { get; }
     public AsyncFlag AsyncFlag { get; }
     public MethodBodies Bodies { get; }
+    public PendingEvidence Pending { get; }
     public CallSites CallSites { get; }
     public AsyncCallers AsyncCallers { get; }
     public SynchronousContract Contracts { get; }

@@ -35,6 +35,20 @@ internal static class DiagnosticFactory
         params object?[] messageArgs) =>
         WithKey(descriptor, location, AsyncMethodKey.For(OperationScopes.FunctionSymbol(operation, containingSymbol)), properties, messageArgs);
 
+    /// <summary>
+    /// As <see cref="Create(DiagnosticDescriptor, Location, IOperation, ISymbol, ImmutableDictionary{string, string?}, object?[])"/>,
+    /// at a severity the evidence decides (a warning only where it is shown); a team's own setting for the rule still wins.
+    /// </summary>
+    public static Diagnostic Create(
+        DiagnosticDescriptor descriptor,
+        DiagnosticSeverity severity,
+        Location location,
+        IOperation operation,
+        ISymbol containingSymbol,
+        ImmutableDictionary<string, string?> properties,
+        params object?[] messageArgs) =>
+        WithKey(descriptor, location, AsyncMethodKey.For(OperationScopes.FunctionSymbol(operation, containingSymbol)), properties, messageArgs, severity);
+
     /// <summary><paramref name="properties"/> with the keys of the methods the finding's cost is spent in (callees, the
     /// method whose task is blocked on), each once, in source order; unchanged when none has a key.</summary>
     public static ImmutableDictionary<string, string?> WithCostIn(ImmutableDictionary<string, string?> properties, IEnumerable<IMethodSymbol> callees)
@@ -44,12 +58,12 @@ internal static class DiagnosticFactory
     }
 
     private static Diagnostic WithKey(
-        DiagnosticDescriptor descriptor, Location location, string? key, ImmutableDictionary<string, string?> properties, object?[] messageArgs)
+        DiagnosticDescriptor descriptor, Location location, string? key, ImmutableDictionary<string, string?> properties, object?[] messageArgs, DiagnosticSeverity? severity = null)
     {
         if (key is not null)
         {
             properties = properties.SetItem(AsyncMethodKey.PropertyName, key);
         }
-        return Diagnostic.Create(descriptor, location, properties, messageArgs);
+        return Diagnostic.Create(descriptor, location, severity ?? descriptor.DefaultSeverity, additionalLocations: null, properties, messageArgs);
     }
 }

@@ -78,4 +78,28 @@ internal static class OperationScopes
         }
         return false;
     }
+
+    /// <summary>
+    /// Whether the operation is code that never runs as written: inside <c>nameof</c>, or inside a lambda converted to an
+    /// expression tree (a mocking library's <c>Setup(x =&gt; x.Get(task.Result))</c>, a LINQ provider's query), which
+    /// is data handed to a library, not a call made here.
+    /// </summary>
+    public static bool IsNeverRun(IOperation operation)
+    {
+        for (var current = operation.Parent; current is not null; current = current.Parent)
+        {
+            switch (current)
+            {
+                case INameOfOperation:
+                case IAnonymousFunctionOperation { Parent: { } conversion } when IsExpressionTree(conversion.Type):
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    // System.Linq.Expressions.Expression<TDelegate>, or LambdaExpression and its bases a lambda converts to.
+    private static bool IsExpressionTree(ITypeSymbol? type) =>
+        type is INamedTypeSymbol { Name: "Expression" or "LambdaExpression" } named
+        && named.ContainingNamespace?.ToDisplayString() == "System.Linq.Expressions";
 }

@@ -31,6 +31,12 @@ namespace AsyncCost.Analyzers.Rules;
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 {
+    /// <summary>
+    /// Diagnostic property (in SARIF's properties too) naming what may keep the task pending, where the analyzer shows it:
+    /// the evidence that made the finding a warning. Absent on a suggestion whose task's completion cannot be seen.
+    /// </summary>
+    public const string PendingOnProperty = "AsyncCostPendingOn";
+
     // AC0010 and AC0011 are this analysis split by where the fix applies and who pays for the wait: the same waits,
     // inside a synchronous contract (SynchronousContract), or anywhere in a test project.
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics =>
@@ -97,9 +103,27 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         var descriptor = types.IsTestProject ? Descriptors.BlockingInTest
             : contract is null ? Descriptors.BlockingOnTask
             : Descriptors.BlockingInSynchronousContract;
+        var pending = unknown.Select(s => types.Pending.Of(s.Operation)).FirstOrDefault(p => p is not null);
+        if (pending is not null)
+        {
+            properties = properties.Add(PendingOnProperty, pending.Describe());
+        }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            descriptor, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties, use.Display, contract ?? Advice(use, context.ContainingSymbol, function, types)));
+            descriptor, Severity(descriptor, pending, function), NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties,
+            use.Display, contract ?? Advice(use, context.ContainingSymbol, function, types),
+            pending is null ? "a task that may not have completed" : "a task that may still be pending on " + pending.Describe()));
     }
+
+    // A warning only on evidence that the task may be pending there; without it the same finding is a suggestion. A
+    // contract's wait (AC0010) is a warning where a member other assemblies call synchronously blocks on I/O: the
+    // shape of VSTHRD002's true positives; a constructor's, finalizer's or Dispose's wait on a loop stays a suggestion.
+    private static DiagnosticSeverity Severity(DiagnosticDescriptor descriptor, PendingEvidence.Pending? pending, IMethodSymbol? function) =>
+        descriptor == Descriptors.BlockingOnTask ? (pending is null ? DiagnosticSeverity.Info : DiagnosticSeverity.Warning)
+        : descriptor == Descriptors.BlockingInSynchronousContract && pending is { IsInputOutput: true }
+          && function is { MethodKind: MethodKind.Ordinary or MethodKind.PropertyGet or MethodKind.PropertySet, Name: not ("Dispose" or "Close") }
+          && CallSites.IsVisibleOutside(function)
+            ? DiagnosticSeverity.Warning
+            : descriptor.DefaultSeverity;
 
     // The methods whose tasks the wait blocks on, where the code names them: the call itself (`GetAsync().Result`), or the
     // one call a local is ever given (`var t = GetAsync(); … t.Result`). The time the wait holds its thread is theirs.
@@ -172,16 +196,12 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
 
     private static bool IsExempt(BlockingUse use, ISymbol containingSymbol, Lazy<IMethodSymbol?> entryPoint)
     {
-        for (var current = use.Operation.Parent; current is not null; current = current.Parent)
+        if (OperationScopes.IsNeverRun(use.Operation))
         {
-            if (current is INameOfOperation)
-            {
-                return true;
-            }
+            return true;
         }
         // A synchronous Main is the program's edge: blocking there, once, is how a sync entry point waits.
         return OperationScopes.FunctionSymbol(use.Operation, containingSymbol) is { IsAsync: false } function
             && SymbolEqualityComparer.Default.Equals(function, entryPoint.Value);
     }
-
 }
