@@ -36,6 +36,12 @@ public class PendingEvidenceTests
         { "work queued to the thread pool (Task.Run)", "class C { int Compute() => Task.Run(() => 42).[|Result|]; }", "pool work" },
         { "a lock another holder releases (SemaphoreSlim.WaitAsync)", "class C { readonly SemaphoreSlim _gate = new(1); void Enter() => _gate.WaitAsync().[|Wait|](); }", "semaphore" },
         { "work queued to the thread pool (C.HopAsync → Task.Yield)", "class C { async Task<int> HopAsync() { await Task.Yield(); return 1; } int Get() => HopAsync().[|Result|]; }", "yield" },
+        { "network I/O (Resolver.ResolveAsync → HttpClient.GetStringAsync)", """
+          interface IResolver { Task<int> ResolveAsync(string name); }
+          sealed class Memory : IResolver { public Task<int> ResolveAsync(string name) => Task.FromResult(0); }
+          sealed class Resolver : IResolver { readonly HttpClient _http = new(); public async Task<int> ResolveAsync(string name) => (await _http.GetStringAsync(name)).Length; }
+          class C { int M(IResolver r, string n) => r.ResolveAsync(n).[|Result|]; }
+          """, "an interface with an implementation here that awaits I/O" },
         { "network I/O (C.ReadAsync → Stream.ReadAsync)", "class C { readonly NetworkStream _s = null!; async Task<int> ReadAsync(byte[] b, bool async) => async ? await _s.ReadAsync(b, 0, b.Length) : _s.Read(b, 0, b.Length); int Read(byte[] b, bool async) => ReadAsync(b, async).[|Result|]; }", "flag passed on, not constant" },
     };
 
@@ -53,7 +59,24 @@ public class PendingEvidenceTests
     public static TheoryData<string, string> Unseen => new()
     {
         { "class C { int M(IStore s) => s.GetAsync().[|Result|]; } interface IStore { Task<int> GetAsync(); }", "interface" },
-        { "class C { int M(Base b) => b.GetAsync().[|Result|]; } class Base { public virtual async Task<int> GetAsync() { await Task.Delay(1); return 1; } }", "virtual" },
+        { "class C { int M(Base b) => b.GetAsync().[|Result|]; } abstract class Base { public abstract Task<int> GetAsync(); }", "abstract, implemented nowhere here" },
+        // Every implementation here completes at once in the mode the call passes (a cache-only lookup).
+        { """
+          enum Lookup { CacheOnly, Network }
+          interface IResolver { Task<int> ResolveAsync(string name, Lookup lookup); }
+          sealed class Resolver : IResolver
+          {
+              readonly HttpClient _http = new();
+              public async Task<int> ResolveAsync(string name, Lookup lookup)
+              {
+                  if (lookup == Lookup.Network) { return (await _http.GetStringAsync(name)).Length; }
+                  return await Cached(name);
+              }
+              static Task<int> Cached(string name) => Cache.Get(name);
+          }
+          static class Cache { public static Func<string, Task<int>> Get = name => Task.FromResult(name.Length); }
+          class C { int M(IResolver r, string n) => r.ResolveAsync(n, Lookup.CacheOnly).[|Result|]; }
+          """, "interface whose implementations complete in the mode passed" },
         { "class C { int M(Func<Task<int>> start) => start().[|Result|]; }", "delegate" },
         { "class C { Task<int> _started = Task.FromResult(0); void Start(Func<Task<int>> f) => _started = f(); int M() => _started.[|Result|]; }", "a field given a delegate's task" },
         { "class C { int M(byte[] b) => new MemoryStream(b).ReadAsync(b, 0, 1).[|Result|]; }", "memory stream" },

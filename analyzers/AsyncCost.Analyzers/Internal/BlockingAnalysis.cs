@@ -49,7 +49,7 @@ internal sealed class BlockingAnalysis
         _uiTypes = new Lazy<UiTypes>(() => UiTypes.Create(compilation), LazyThreadSafetyMode.ExecutionAndPublication);
         _namedHelpers = NamedHelpers(compilation, options);
         Bodies = new MethodBodies(compilation);
-        Pending = new PendingEvidence(Async, Bodies);
+        Pending = new PendingEvidence(compilation, Async, Bodies);
         AsyncFlag = new AsyncFlag(Async, Bodies);
         CallSites = new CallSites(compilation);
         AsyncCallers = new AsyncCallers(CallSites);

@@ -23,12 +23,14 @@ internal sealed class PendingEvidence
 
     private readonly WellKnownAsyncTypes _async;
     private readonly MethodBodies _bodies;
+    private readonly Implementations _implementations;
     private readonly ConcurrentDictionary<(IMethodSymbol Method, string Arguments, int Depth), Pending?> _callees = new();
 
-    public PendingEvidence(WellKnownAsyncTypes async, MethodBodies bodies)
+    public PendingEvidence(Compilation compilation, WellKnownAsyncTypes async, MethodBodies bodies)
     {
         _async = async;
         _bodies = bodies;
+        _implementations = new Implementations(compilation);
     }
 
     /// <summary>What may keep the task pending, and how it is reached: "network I/O (Client.FetchAsync → HttpClient.GetStringAsync)".</summary>
@@ -103,20 +105,32 @@ internal sealed class PendingEvidence
         {
             return Of(wrapped, constants, depth);
         }
-        if (depth >= MaxDepth || method.IsVirtual || method.IsAbstract || method.IsOverride && !method.ContainingType.IsSealed
-            || method.ContainingType.TypeKind == TypeKind.Interface || method.DeclaringSyntaxReferences.Length == 0)
+        if (depth >= MaxDepth)
         {
-            return null; // an implementation chosen at run time, or compiled elsewhere: its completion cannot be seen
+            return null;
         }
         var passed = Passed(call, constants);
-        var key = (method.OriginalDefinition, string.Join(",", passed.Select(p => p.Key.Ordinal + "=" + p.Value)), depth);
+        // A call chosen at run time (interface, virtual) may run any implementation declared here: one that awaits a
+        // pending operation under these arguments is evidence; with none declared here, completion cannot be seen.
+        return _implementations.Of(method).Select(implementation => OfImplementation(implementation, passed, depth)).FirstOrDefault(p => p is not null);
+    }
+
+    private Pending? OfImplementation(IMethodSymbol method, Dictionary<IParameterSymbol, object?> passed, int depth)
+    {
+        // The implementation's own parameters carry the constants the call passed to the member it implements.
+        var own = new Dictionary<IParameterSymbol, object?>(SymbolEqualityComparer.Default);
+        foreach (var constant in passed.Where(p => p.Key.Ordinal < method.Parameters.Length))
+        {
+            own[method.OriginalDefinition.Parameters[constant.Key.Ordinal]] = constant.Value;
+        }
+        var key = (method.OriginalDefinition, string.Join(",", own.Select(p => p.Key.Ordinal + "=" + p.Value)), depth);
         // Cached per callee, constant arguments and depth (an answer cut short by the depth bound is not reused higher up);
         // a recursive call sees the entry absent and answers on its own, within the bound.
         if (_callees.TryGetValue(key, out var known))
         {
             return known;
         }
-        var found = OfCallee(method, passed, depth + 1)?.Through(Display(method));
+        var found = OfCallee(method, own, depth + 1)?.Through(Display(method));
         _callees.TryAdd(key, found);
         return found;
     }
