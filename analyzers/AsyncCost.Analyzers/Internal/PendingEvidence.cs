@@ -47,8 +47,6 @@ internal sealed class PendingEvidence
         /// <summary>The calls from the blocked one to the framework operation, joined by arrows.</summary>
         public string Path { get; }
 
-        public bool IsInputOutput => Kind is PendingKind.Network or PendingKind.File;
-
         public string Describe() => Kind switch
         {
             PendingKind.Network => "network I/O",

@@ -115,11 +115,11 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
     }
 
     // A warning only on evidence that the task may be pending there; without it the same finding is a suggestion. A
-    // contract's wait (AC0010) is a warning where a member other assemblies call synchronously blocks on I/O: the
+    // contract's wait (AC0010) is a warning where a member other assemblies call synchronously blocks on network I/O: the
     // shape of VSTHRD002's true positives; a constructor's, finalizer's or Dispose's wait on a loop stays a suggestion.
     private static DiagnosticSeverity Severity(DiagnosticDescriptor descriptor, PendingEvidence.Pending? pending, IMethodSymbol? function) =>
         descriptor == Descriptors.BlockingOnTask ? (pending is null ? DiagnosticSeverity.Info : DiagnosticSeverity.Warning)
-        : descriptor == Descriptors.BlockingInSynchronousContract && pending is { IsInputOutput: true }
+        : descriptor == Descriptors.BlockingInSynchronousContract && pending is { Kind: PendingKind.Network }
           && function is { MethodKind: MethodKind.Ordinary or MethodKind.PropertyGet or MethodKind.PropertySet, Name: not ("Dispose" or "Close") }
           && CallSites.IsVisibleOutside(function)
             ? DiagnosticSeverity.Warning
