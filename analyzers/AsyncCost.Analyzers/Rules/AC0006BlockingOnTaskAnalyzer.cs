@@ -61,13 +61,14 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
                 LazyThreadSafetyMode.ExecutionAndPublication);
             var factsByBody = new ConditionalWeakTable<IOperation, CompletionFacts>();
             var peers = new PeerSuppressions(PeerSuppressions.BlockingPeers);
-            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody, peers), OperationKind.Invocation, OperationKind.PropertyReference);
+            var measured = MeasuredCosts.Load(start.Compilation, start.Options, start.CancellationToken);
+            start.RegisterOperationAction(c => Analyze(c, types, entryPoint, factsByBody, peers, measured), OperationKind.Invocation, OperationKind.PropertyReference);
         });
     }
 
     // Blocking calls are rare: each operation is filtered by name first, and only a method with a blocking call
     // is walked (once, shared by all its blocking calls) for the facts that can prove a task complete.
-    private static void Analyze(OperationAnalysisContext context, BlockingAnalysis types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, CompletionFacts> factsByBody, PeerSuppressions peers)
+    private static void Analyze(OperationAnalysisContext context, BlockingAnalysis types, Lazy<IMethodSymbol?> entryPoint, ConditionalWeakTable<IOperation, CompletionFacts> factsByBody, PeerSuppressions peers, MeasuredCosts? measured)
     {
         if (BlockingCalls.Classify(context.Operation, types) is not { } use || IsExempt(use, context.ContainingSymbol, entryPoint))
         {
@@ -109,7 +110,7 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
             properties = properties.Add(PendingOnProperty, pending.Describe());
         }
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            descriptor, Severity(descriptor, pending, function), NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties,
+            descriptor, Severity(descriptor, pending, function), measured, NameLocation(use.Operation.Syntax), use.Operation, context.ContainingSymbol, properties,
             use.Display, contract ?? Advice(use, context.ContainingSymbol, function, types),
             pending is null ? "a task that may not have completed" : "a task that may still be pending on " + pending.Describe()));
     }
