@@ -187,6 +187,9 @@ internal sealed class IndependentCalls(LoopIteration iteration, WellKnownAsyncTy
     }
 
     // An argument is one stream, writer, buffer, connection... shared by all iterations (or the method's own object).
+    // A member of a shared object hands the call that object's state, unless the member's value is what the call gets
+    // and needs nothing more: an immutable value (a string or JsonSerializerOptions field of this), or an object safe
+    // for concurrent use (a shared HttpClient handed to a static helper) that the loop does not also change in turn.
     private bool IsSharedOrderedResource(IOperation input)
     {
         for (IOperation? current = ConfigureAwaitCalls.SkipConversions(input); current is not null;)
@@ -195,10 +198,18 @@ internal sealed class IndependentCalls(LoopIteration iteration, WellKnownAsyncTy
             {
                 return true; // this handed to every call: the object's own state, as for a call through this
             }
+            if (OrderedResources.IsImmutable(current.Type))
+            {
+                return false;
+            }
             if (OperationTree.ReferencedSymbol(current) is { } symbol && !iteration.Varying.Contains(symbol)
                 && (OrderedResources.Is(current.Type) || OrderedResources.CanBeChanged(current.Type) || IsUsedSynchronously(symbol)))
             {
                 return true;
+            }
+            if (SafeTypes.Contains(current.Type))
+            {
+                return false;
             }
             current = current is IMemberReferenceOperation { Instance: { } owner } ? ConfigureAwaitCalls.SkipConversions(owner) : null;
         }

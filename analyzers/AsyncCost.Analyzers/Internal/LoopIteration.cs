@@ -156,8 +156,9 @@ internal sealed class LoopIteration(ILoopOperation loop, WellKnownAsyncTypes typ
         }
     }
 
-    // A local declared in the body whose value is new (new StreamWriter(path)) or comes from the iteration's data
-    // (var item = items[i]), not a copy of a shared object (var w = _writer).
+    // A local declared in the body whose value is new (new StreamWriter(path)), what a request of this iteration
+    // returned (var response = await http.GetAsync(url)), or comes from the iteration's data (var item = items[i]),
+    // not a copy of a shared object (var w = _writer).
     private bool IsCreatedPerIteration(ILocalSymbol local)
     {
         foreach (var operation in Operations)
@@ -166,11 +167,21 @@ internal sealed class LoopIteration(ILoopOperation loop, WellKnownAsyncTypes typ
                 && SymbolEqualityComparer.Default.Equals(declarator.Symbol, local))
             {
                 value = ConfigureAwaitCalls.SkipConversions(value);
-                return value is IObjectCreationOperation || (value is not IAwaitOperation && UsesIterationData(value) && IsOwnValue(value));
+                return value is IObjectCreationOperation
+                    || (value is IAwaitOperation request && IsResponseOfOwnRequest(request))
+                    || (value is not IAwaitOperation && UsesIterationData(value) && IsOwnValue(value));
             }
         }
         return false;
     }
+
+    // What the framework's HTTP client hands back for a request (a response and its content, a stream, a string) is
+    // made for that request, as an object the iteration creates is. Only the framework's client: a type a team lists
+    // as safe for concurrent calls may still hand every caller one shared object (a cache's entry).
+    private bool IsResponseOfOwnRequest(IAwaitOperation request) =>
+        Awaited(request) is IInvocationOperation call
+        && OperationTree.ReceiverOf(call) is { } client
+        && ConcurrencySafeTypes.IsFrameworkHttpClient(ConfigureAwaitCalls.SkipConversions(client).Type);
 
     // A value that is (a member of) the iteration's element rather than something a shared object hands out.
     private bool IsOwnValue(IOperation value) =>

@@ -103,6 +103,31 @@ internal static class OrderedResources
         return false;
     }
 
+    // Classes whose instances cannot change once made (JsonSerializerOptions becomes read-only at its first use), so a
+    // call handed one shared instance can only read it.
+    private static readonly ImmutableHashSet<string> ImmutableTypeNames = ImmutableHashSet.Create(
+        "System.Uri", "System.Version", "System.Text.Encoding", "System.Text.Json.JsonSerializerOptions");
+
+    /// <summary>
+    /// A string, a Uri, a Version, an Encoding, a JsonSerializerOptions: whoever holds a shared one (a field of this,
+    /// a settings object), a call it is handed to can only read it, so sharing it orders nothing.
+    /// </summary>
+    public static bool IsImmutable(ITypeSymbol? type)
+    {
+        if (type?.SpecialType == SpecialType.System_String)
+        {
+            return true;
+        }
+        for (var current = type as INamedTypeSymbol; current is not null; current = current.BaseType)
+        {
+            if (current.ContainingNamespace is { IsGlobalNamespace: false } ns && ImmutableTypeNames.Contains(ns.ToDisplayString() + "." + current.MetadataName))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /// <summary>
     /// An argument the call only reads, so sharing it orders nothing: a value copied into the call (a port number, a
     /// CancellationToken, both often read off this or a field's CancellationTokenSource), a read-only view of memory,

@@ -12,8 +12,9 @@ namespace AsyncCost.Analyzers.Rules;
 /// independent, so that they could run concurrently (Task.WhenAll, Parallel.ForEachAsync) and the loop wait once.
 /// Evidence, per awaited call that uses the iteration's data (<see cref="IndependentCalls"/>): a static call (framework
 /// I/O such as Dns or File, or a method of this compilation that keeps no shared state), a call on the iteration's own
-/// object (its element, or an object the iteration creates), or a call on a shared object of a type known to be safe
-/// for concurrent use (HttpClient, or a type the team lists in .editorconfig). Every other await of the body must not
+/// object (its element, an object the iteration creates, the response to its request), or a call on a shared object of
+/// a type known to be safe for concurrent use (HttpClient, or a type the team lists in .editorconfig), handed only
+/// values it can read (a string or JsonSerializerOptions field of this is one). Every other await of the body must not
 /// contradict it: one that shares an object the analyzer cannot show safe, or is ordered by contract (handlers,
 /// teardown), silences the loop. So do the signs of an order in the awaited values (<see cref="AwaitedValueOrder"/>),
 /// Task.Delay pacing, await foreach, loops in DisposeAsync or CloseAsync, and test projects. One finding per loop, on
