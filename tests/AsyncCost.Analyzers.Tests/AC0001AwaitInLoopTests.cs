@@ -181,6 +181,48 @@ public class AC0001AwaitInLoopTests
         public interface IPrices { Task<decimal> GetPriceAsync(int id); }
         """;
 
+    // Issue 46's miss: independent requests, one per item, on a shared HttpClient that is a field of this: each reads
+    // its own response, or takes values of this that it can only read (a base address, JSON options), or the client
+    // is handed to a static helper. Found on code no rule had been tuned on; written here as our own minimal shapes.
+    [Fact]
+    public async Task Flags_requests_on_a_shared_client_that_read_their_own_response_or_take_read_only_members_of_this()
+    {
+        var code = WithJson(Code("""
+                readonly HttpClient _http = new();
+                readonly string _baseUrl = "https://example.test/items/";
+                readonly System.Text.Json.JsonSerializerOptions _json = new();
+                async Task<List<string>> Bodies(int[] ids, CancellationToken ct)
+                {
+                    var bodies = new List<string>();
+                    foreach (var id in ids)
+                    {
+                        using var response = [|await _http.GetAsync(_baseUrl + id, ct)|];
+                        response.EnsureSuccessStatusCode();
+                        bodies.Add(await response.Content.ReadAsStringAsync(ct));
+                    }
+                    return bodies;
+                }
+                async Task<List<Item?>> Items(int[] ids, CancellationToken ct)
+                {
+                    var items = new List<Item?>();
+                    foreach (var id in ids) items.Add([|await _http.GetFromJsonAsync<Item>(_baseUrl + id, _json, ct)|]);
+                    return items;
+                }
+                async Task<string[]> Pages(int[] ids)
+                {
+                    var pages = new string[ids.Length];
+                    for (var i = 0; i < ids.Length; i++) pages[i] = [|await FetchAsync(_http, _baseUrl, ids[i])|];
+                    return pages;
+                }
+                static Task<string> FetchAsync(HttpClient http, string baseUrl, int id) => http.GetStringAsync(baseUrl + id);
+            """,
+            "public sealed class Item { public int Id { get; set; } }"));
+        await Verify.VerifyAsync(code);
+        var messages = (await Verify.GetDiagnosticsAsync(code)).Select(d => d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.Contains("a call on a shared client that is safe for concurrent use", messages[0], StringComparison.Ordinal);
+        Assert.Contains("a static call with this iteration's arguments", messages[2], StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Message_names_the_call_its_evidence_what_the_user_gains_and_when_not_to()
     {
@@ -388,6 +430,69 @@ public class AC0001AwaitInLoopTests
                 }
             """,
             CatalogAndPrices));
+
+    // The stateful twins of the requests above: the same loops where the iterations share something that changes or
+    // is used in order. A shared stream each response is copied into; a settings object with a setter, or an interface
+    // nobody declared safe, handed to the helper; the shared client also changed by each iteration before its request;
+    // a response kept where the next iteration overwrites it; a value a listed safe type hands out (it may hand every
+    // caller the same object: only the framework's HTTP client makes a response per request); and receivers that
+    // are stateful themselves (a stream, a connection, a client with a cursor).
+    [Fact]
+    public Task Does_not_flag_requests_that_share_a_stateful_object() =>
+        Verify.VerifyAsync(
+            WithJson(Code("""
+                    readonly HttpClient _http = new();
+                    readonly Stream _output = Stream.Null;
+                    readonly Settings _settings = new();
+                    readonly IStore _store = new Store();
+                    readonly Shop.Cache _cache = new();
+                    readonly PagedClient _paged = new();
+                    HttpResponseMessage? _last;
+                    async Task Copy(int[] ids)
+                    {
+                        foreach (var id in ids)
+                        {
+                            using var response = await _http.GetAsync("items/" + id);
+                            await response.Content.CopyToAsync(_output);
+                        }
+                    }
+                    async Task Helpers(int[] ids)
+                    {
+                        foreach (var id in ids) await FetchAsync(_http, _settings, id);
+                        foreach (var id in ids) await SaveAsync(_store, id);
+                        foreach (var id in ids) { Authorize(_http, id); await GetAsync(_http, id); }
+                    }
+                    async Task Kept(int[] ids)
+                    {
+                        foreach (var id in ids) { _last = await _http.GetAsync("items/" + id); Use((await _last.Content.ReadAsStringAsync()).Length); }
+                    }
+                    async Task Handed(int[] ids)
+                    {
+                        foreach (var id in ids) { var entry = await _cache.GetAsync(id); await entry.RefreshAsync(); }
+                    }
+                    async Task Stateful(int[] ids, byte[][] chunks, System.Data.Common.DbConnection connection)
+                    {
+                        foreach (var id in ids) await _output.WriteAsync(chunks[id]);
+                        foreach (var id in ids) await connection.ChangeDatabaseAsync("shard" + id);
+                        foreach (var id in ids) Use(await _paged.NextAsync(id));
+                    }
+                    static Task FetchAsync(HttpClient http, Settings settings, int id) => http.GetStringAsync(settings.BaseUrl + id);
+                    static Task SaveAsync(IStore store, int id) => store.SaveAsync(id);
+                    static Task GetAsync(HttpClient http, int id) => http.GetStringAsync("items/" + id);
+                    static void Authorize(HttpClient http, int id) => http.DefaultRequestHeaders.Add("X-Item", id.ToString());
+                """,
+                """
+                public sealed class Settings { public static readonly Settings Default = new(); public string BaseUrl { get; set; } = "https://example.test/"; }
+                public interface IStore { Task SaveAsync(int id); }
+                public sealed class Store : IStore { public Task SaveAsync(int id) => Task.CompletedTask; }
+                public sealed class PagedClient { private int _cursor; public Task<int> NextAsync(int id) { _cursor += id; return Task.FromResult(_cursor); } }
+                namespace Shop
+                {
+                    public sealed class Entry { public Task RefreshAsync() => Task.CompletedTask; }
+                    public sealed class Cache { private readonly Entry _entry = new(); public Task<Entry> GetAsync(int id) => Task.FromResult(_entry); }
+                }
+                """)),
+            TestOptions.Default.WithEditorConfig("asynccost.AC0001.concurrency_safe_types", "Shop.Cache"));
 
     [Fact]
     public Task Does_not_flag_an_elements_method_that_hands_the_work_to_one_shared_static_service() =>
@@ -967,6 +1072,8 @@ public class AC0001AwaitInLoopTests
                         return list;
                     }
                 """)));
+
+    private static string WithJson(string code) => code.Replace("using System.Net.Http;\n", "using System.Net.Http;\nusing System.Net.Http.Json;\n", StringComparison.Ordinal);
 
     private static string WithLinq(string code) => code.Replace("using System.IO;\n", "using System.IO;\nusing System.Linq;\n", StringComparison.Ordinal);
 }

@@ -154,6 +154,35 @@ public class AC0004MissingConfigureAwaitTests
                 }
             """));
 
+    // Issue 46: the task an awaited WhenAny hands back has completed (it is the one that finished first), so its own
+    // await never suspends; the await of WhenAny's task does, until one of them completes.
+    [Fact]
+    public Task Ignores_the_await_of_the_task_WhenAny_handed_back_but_flags_the_await_of_WhenAny() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task<int> M(Task<int> a, Task<int> b, Task c, Task d)
+                {
+                    var first = await await [|Task.WhenAny(a, b)|];
+                    var winner = await [|Task.WhenAny(a, b)|];
+                    first += await winner;
+                    await await Task.WhenAny(c, d).ConfigureAwait(false);
+                    var done = await Task.WhenAny(new[] { c, d }).ConfigureAwait(false);
+                    await done;
+                    return first;
+                }
+            """));
+
+    [Fact]
+    public Task Flags_a_local_given_the_winner_of_WhenAny_and_another_task() =>
+        Verify.VerifyAsync(InLibrary("""
+                async Task<int> M(Task<int> a, Task<int> b, bool other)
+                {
+                    var t = await Task.WhenAny(a, b).ConfigureAwait(false);
+                    if (other) t = a;
+                    var next = GetAsync();
+                    return await [|t|] + await [|next|];
+                }
+            """));
+
     [Fact]
     public Task Ignores_the_body_of_a_lambda_handed_to_Task_Run() =>
         Verify.VerifyAsync(InLibrary("""

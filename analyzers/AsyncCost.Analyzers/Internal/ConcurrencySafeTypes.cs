@@ -63,6 +63,19 @@ internal sealed class ConcurrencySafeTypes
         return type is ITypeParameterSymbol parameter && parameter.ConstraintTypes.Any(Contains);
     }
 
+    /// <summary>The framework's HTTP client (HttpClient, HttpMessageInvoker, or a class deriving from one).</summary>
+    public static bool IsFrameworkHttpClient(ITypeSymbol? type)
+    {
+        for (var current = type as INamedTypeSymbol; current is not null; current = current.BaseType)
+        {
+            if (Array.IndexOf(BuiltIn, FullName(current)) >= 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private bool IsListed(INamedTypeSymbol type) => _names.Contains(type.Name) || _names.Contains(FullName(type));
 
     // Namespace, containing types and name, without generic arguments: "Shop.Clients.PriceClient", "Shop.Outer.Inner".
