@@ -1,3 +1,4 @@
+using AsyncCost.Analyzers.CodeFixes;
 using AsyncCost.Analyzers.Rules;
 using AsyncCost.Analyzers.Tests.Verification;
 using Verify = AsyncCost.Analyzers.Tests.Verification.AnalyzerVerifier<AsyncCost.Analyzers.Rules.AC0012LongRunningAsyncStartAnalyzer>;
@@ -110,4 +111,49 @@ public class AC0012LongRunningAsyncStartTests : RuleTheories<AC0012LongRunningAs
         Verify.VerifyAsync(
             Snippet.InClass("async Task Test() { await [|Task.Factory.StartNew|](async () => await Task.Delay(1), TaskCreationOptions.LongRunning); }"),
             TestOptions.Default.WithBuildProperty("IsTestProject", "true"));
+
+    [Fact]
+    public Task Fix_makes_Task_Run_where_the_result_takes_the_unwrapped_task() =>
+        CodeFixVerifier<AC0012LongRunningAsyncStartAnalyzer, AC0012LongRunningAsyncStartCodeFix>.VerifyFixAsync(
+            Snippet.InClass("""
+                Task? _loop;
+                async Task<int> Start(Func<Task> work, CancellationToken ct)
+                {
+                    _loop = [|Task.Factory.StartNew|](async () => { while (!ct.IsCancellationRequested) { await Task.Delay(100, ct); } }, TaskCreationOptions.LongRunning);
+                    [|Task.Factory.StartNew|](work, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach);
+                    _ = [|Task.Factory.StartNew|](work, ct, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                    return await [|Task.Factory.StartNew|](async () => { await Task.Delay(1); return 1; }, TaskCreationOptions.LongRunning).Unwrap();
+                }
+            """),
+            Snippet.InClass("""
+                Task? _loop;
+                async Task<int> Start(Func<Task> work, CancellationToken ct)
+                {
+                    _loop = Task.Run(async () => { while (!ct.IsCancellationRequested) { await Task.Delay(100, ct); } });
+                    Task.Run(work);
+                    _ = Task.Run(work, ct);
+                    return await Task.Run(async () => { await Task.Delay(1); return 1; });
+                }
+            """));
+
+    [Fact]
+    public async Task No_fix_where_Task_Run_would_mean_something_else_or_not_compile()
+    {
+        var diagnostics = await Verify.GetDiagnosticsAsync(Snippet.InClass("""
+            Task<Task>? _nested;
+            readonly TaskFactory _factory = new();
+            async Task Start(Func<Task> work, Func<ValueTask> valueWork, TaskScheduler scheduler)
+            {
+                _nested = Task.Factory.StartNew(work, TaskCreationOptions.LongRunning);
+                await Task.Factory.StartNew(work, TaskCreationOptions.LongRunning);
+                _ = Task.Factory.StartNew(work, CancellationToken.None, TaskCreationOptions.LongRunning, scheduler);
+                _ = Task.Factory.StartNew(work, TaskCreationOptions.LongRunning | TaskCreationOptions.AttachedToParent);
+                _ = Task.Factory.StartNew(async state => await Task.Delay((int)state!), 5, TaskCreationOptions.LongRunning);
+                _ = Task.Factory.StartNew(valueWork, TaskCreationOptions.LongRunning);
+                _ = _factory.StartNew(work, TaskCreationOptions.LongRunning);
+            }
+            """));
+        Assert.Equal(7, diagnostics.Length);
+        Assert.All(diagnostics, d => Assert.False(d.Properties.ContainsKey(AC0012LongRunningAsyncStartAnalyzer.TaskRunProperty), d.ToString()));
+    }
 }

@@ -152,8 +152,8 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
         Assert.Equal(2, diagnostics.Length);
         var withDelay = diagnostics[0].GetMessage(System.Globalization.CultureInfo.InvariantCulture);
         var withoutDelay = diagnostics[1].GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Contains("timer", withDelay, StringComparison.Ordinal);
-        Assert.DoesNotContain("timer", withoutDelay, StringComparison.Ordinal);
+        Assert.Contains("a timer and its task", withDelay, StringComparison.Ordinal);
+        Assert.DoesNotContain("a timer and its task", withoutDelay, StringComparison.Ordinal);
         Assert.Contains("CancelAfter", withDelay, StringComparison.Ordinal);
         Assert.Contains("WaitAsync", withDelay, StringComparison.Ordinal);
         Assert.Equal("C.Loop", diagnostics[0].Properties["AsyncCostMethod"]);

@@ -23,8 +23,17 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
     /// <summary>Set when the call's result is unwrapped (<c>StartNew(…).Unwrap()</c>): the fix replaces both.</summary>
     public const string UnwrappedProperty = "AsyncCostUnwrapped";
 
-    // TaskCreationOptions.LongRunning; compared by value.
+    /// <summary>
+    /// Set where <c>Task.Run(delegate[, token])</c> means the same but for the fix: <c>Task.Factory</c>, the delegate's
+    /// own overload (no state) with no options but LongRunning and DenyChildAttach (Task.Run's own) and the default
+    /// scheduler, a delegate returning Task or Task&lt;T&gt;, and a result that is unwrapped, discarded or converted to
+    /// <c>Task</c>, where the unwrapped task fits.
+    /// </summary>
+    public const string TaskRunProperty = "AsyncCostTaskRun";
+
+    // TaskCreationOptions.LongRunning and DenyChildAttach; compared by value.
     private const int LongRunning = 2;
+    private const int DenyChildAttach = 8;
 
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics => ImmutableArray.Create(Descriptors.LongRunningAsyncStart);
 
@@ -65,6 +74,10 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
         var properties = unwrapped
             ? ImmutableDictionary<string, string?>.Empty.Add(UnwrappedProperty, "true")
             : ImmutableDictionary<string, string?>.Empty;
+        if (CanBecomeTaskRun(invocation, started, unwrapped, types))
+        {
+            properties = properties.Add(TaskRunProperty, "true");
+        }
         context.ReportDiagnostic(DiagnosticFactory.Create(
             Descriptors.LongRunningAsyncStart,
             CallLocation.Of(invocation),
@@ -84,6 +97,39 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
             parent = extension;
         }
         return parent is IInvocationOperation { TargetMethod.Name: "Unwrap" } unwrap && OperationTree.ReceiverOf(unwrap) == startNew ? unwrap : null;
+    }
+
+    private static bool CanBecomeTaskRun(IInvocationOperation invocation, IOperation started, bool unwrapped, WellKnownAsyncTypes types)
+    {
+        var parameters = invocation.TargetMethod.Parameters;
+        return invocation.Instance is IPropertyReferenceOperation { Property: { Name: "Factory", IsStatic: true } factory }
+            && SymbolEqualityComparer.Default.Equals(factory.ContainingType, types.Task)
+            && (parameters.Length == 2
+                || parameters.Length == 4
+                    && SymbolEqualityComparer.Default.Equals(parameters[1].Type, types.CancellationToken)
+                    && ArgumentValue(invocation, 3) is IPropertyReferenceOperation { Property: { Name: "Default", IsStatic: true, ContainingType.Name: "TaskScheduler" } })
+            && ArgumentValue(invocation, parameters.Length == 2 ? 1 : 2)?.ConstantValue is { HasValue: true, Value: int options }
+            && (options & ~(LongRunning | DenyChildAttach)) == 0
+            && started.Type is INamedTypeSymbol { DelegateInvokeMethod.ReturnType: var returned } && types.IsTask(returned)
+            && (unwrapped || invocation.Parent switch
+            {
+                IExpressionStatementOperation => true,
+                ISimpleAssignmentOperation { Target: IDiscardOperation } => true,
+                IConversionOperation { IsImplicit: true, Type: var target } => SymbolEqualityComparer.Default.Equals(target, types.Task),
+                _ => false,
+            });
+    }
+
+    private static IOperation? ArgumentValue(IInvocationOperation invocation, int ordinal)
+    {
+        foreach (var argument in invocation.Arguments)
+        {
+            if (argument.Parameter?.Ordinal == ordinal)
+            {
+                return argument.Value;
+            }
+        }
+        return null;
     }
 
     // The options argument is a constant with the LongRunning bit: a value computed at run time is not evidence.
