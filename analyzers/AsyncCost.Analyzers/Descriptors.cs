@@ -101,7 +101,7 @@ public static class Descriptors
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
 
     /// <summary>AC0007's advice where the wait is a poll inside a synchronous helper the async code calls (the helper is the message's first argument).</summary>
-    public const string PollingHelperAdvice = "it polls with Thread.Sleep in a loop, so the async caller's thread sleeps for the whole poll: make it an async method that awaits a signal the other side sets (a TaskCompletionSource, SemaphoreSlim.WaitAsync), or Task.Delay between tries, and await it";
+    public const string PollingHelperAdvice = "it calls Thread.Sleep in a loop (a poll or a retry), so the async caller's thread sleeps through every try: make it an async method that awaits a signal the other side sets (a TaskCompletionSource, SemaphoreSlim.WaitAsync), or Task.Delay between tries, and await it";
 
     public static readonly DiagnosticDescriptor ElidableStateMachine = Create(
         RuleIds.ElidableStateMachine,

@@ -89,6 +89,10 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
             }
             async Task<bool> M(Func<bool> ready) { [|Poller.Spin(ready)|]; await [|Poller.PollTask(ready)|]; await Task.Delay(1); return [|Poller.Poll(ready)|]; }
             """ },
+        { "a helper that retries with a sleep between tries", """
+            static void DeleteWithRetry(string path) { for (var i = 0; i < 3; i++) { try { System.IO.File.Delete(path); return; } catch (System.IO.IOException) { Thread.Sleep(100); } } }
+            async Task M(string path) { [|DeleteWithRetry(path)|]; await Task.Delay(1); }
+            """ },
         { "a polling local function called from its async method, and a helper called from an async lambda", """
             static void Wait(Func<bool> ready) { while (!ready()) { Thread.Sleep(5); } }
             async Task M(Func<bool> ready) { [|Local()|]; await Task.Delay(1); void Local() { while (!ready()) Thread.Sleep(5); } }

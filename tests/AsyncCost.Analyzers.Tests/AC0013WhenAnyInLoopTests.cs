@@ -66,6 +66,18 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
         { "an async lambda's loop", """
             Func<Task> Loop(Func<Task> next) => async () => { do { await [|Task.WhenAny|](next(), Task.Delay(10)); } while (true); };
             """ },
+        { "a pump whose read is started before the loop and again at the end of each iteration", """
+            async Task Pump(System.IO.Stream stream, byte[] buffer, TimeSpan idle)
+            {
+                var read = stream.ReadAsync(buffer, 0, buffer.Length);
+                while (true)
+                {
+                    if (await [|Task.WhenAny|](read, Task.Delay(idle)) != read) { return; }
+                    if (await read == 0) { return; }
+                    read = stream.ReadAsync(buffer, 0, buffer.Length);
+                }
+            }
+            """ },
         { "a ContinueWith per iteration of an async loop", """
             Task SendAsync(int item) => Task.Delay(item);
             async Task Send(IEnumerable<int> items)
@@ -109,6 +121,19 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
                 {
                     var ended = await Task.WhenAny(_reader, _writer);
                     await ended;
+                }
+            }
+            """ },
+        { "tasks made before the loop in locals it does not set", """
+            async Task Watch(Func<Task> a, Func<Task> b, CancellationToken ct)
+            {
+                var first = a();
+                var second = b();
+                while (!ct.IsCancellationRequested)
+                {
+                    var done = await Task.WhenAny(first, second);
+                    if (done == first) { break; }
+                    await Task.Delay(10, ct);
                 }
             }
             """ },

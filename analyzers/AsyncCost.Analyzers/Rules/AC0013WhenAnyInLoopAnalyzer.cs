@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using System.Collections.Immutable;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
@@ -80,12 +81,13 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
     }
 
     // One of the raced tasks is made in this iteration: a call returning a task among the arguments (the operation,
-    // Task.Delay), or a local declared in the loop body. `delays` says a Task.Delay is among them (a timer per iteration).
+    // Task.Delay), or a local declared or assigned in the loop body (`read = ReadAsync();` before the loop's next race).
+    // `delays` says a Task.Delay is among them (a timer per iteration).
     private static bool RacesTaskOfThisIteration(IInvocationOperation whenAny, ILoopOperation loop, WellKnownAsyncTypes types, out bool delays)
     {
         delays = false;
         var perIteration = false;
-        var body = loop.Body.Syntax.Span;
+        HashSet<ILocalSymbol>? setInLoop = null;
         foreach (var argument in whenAny.Arguments)
         {
             foreach (var operation in OperationTree.SameMethod(argument.Value))
@@ -96,14 +98,31 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
                         perIteration = true;
                         delays |= call.TargetMethod is { Name: "Delay", IsStatic: true } && SymbolEqualityComparer.Default.Equals(call.TargetMethod.ContainingType, types.Task);
                         break;
-                    case ILocalReferenceOperation { Local: var local }
-                        when local.DeclaringSyntaxReferences.Length == 1 && body.Contains(local.DeclaringSyntaxReferences[0].Span):
-                        perIteration = true;
+                    case ILocalReferenceOperation { Local: var local }:
+                        perIteration |= (setInLoop ??= LocalsSetIn(loop.Body)).Contains(local);
                         break;
                 }
             }
         }
         return perIteration;
+    }
+
+    private static HashSet<ILocalSymbol> LocalsSetIn(IOperation body)
+    {
+        var locals = new HashSet<ILocalSymbol>(SymbolEqualityComparer.Default);
+        foreach (var operation in OperationTree.SameMethod(body))
+        {
+            switch (operation)
+            {
+                case IVariableDeclaratorOperation declarator:
+                    locals.Add(declarator.Symbol);
+                    break;
+                case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target }:
+                    locals.Add(target.Local);
+                    break;
+            }
+        }
+        return locals;
     }
 
     // A counter compared with a small constant in the loop's condition (`i < 3`, `++attempt <= MaxAttempts`, also as
