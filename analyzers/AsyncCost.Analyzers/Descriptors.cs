@@ -163,8 +163,11 @@ public static class Descriptors
     /// <summary>AC0013's cost of a ContinueWith.</summary>
     public const string ContinueWithCost = "a continuation task and its delegate";
 
-    /// <summary>AC0013's advice for a WhenAny that races an operation against a timeout or a signal.</summary>
+    /// <summary>AC0013's advice for a WhenAny that races an operation against a Task.Delay timeout.</summary>
     public const string WhenAnyInLoopAdvice = "make one CancellationTokenSource for the loop and CancelAfter(timeout) it each iteration (that moves the same timer; a new source only after it fired), pass its token to the operation and await the operation directly; where the operation takes no token, await operation.WaitAsync(timeout, token) (.NET 6+), one wait instead of a race";
+
+    /// <summary>AC0013's advice for a WhenAny that races this iteration's operation against another task, with no timeout.</summary>
+    public const string WhenAnyRaceInLoopAdvice = "cancel this iteration's operation through a token rather than racing it: one CancellationTokenSource for the loop, cancelled when the other task completes (one registration before the loop), its token passed to the operation, which is then awaited directly";
 
     /// <summary>AC0013's advice for a ContinueWith.</summary>
     public const string ContinueWithInLoopAdvice = "await the task directly (a try/catch observes its exception), and end an abandoned operation through its cancellation token instead of attaching a continuation to it";

@@ -137,6 +137,27 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
                 }
             }
             """ },
+        { "a ticker: a long-lived signal raced against a delay once per interval", """
+            readonly TaskCompletionSource<bool> _stopped = new();
+            void Refresh() { }
+            async Task Tick(TimeSpan interval, CancellationToken ct)
+            {
+                while (!ct.IsCancellationRequested)
+                {
+                    await Task.WhenAny(_stopped.Task, Task.Delay(interval, ct));
+                    Refresh();
+                }
+            }
+            async Task Poll(Func<int> read)
+            {
+                var reading = Task.Run(read);
+                while (!reading.IsCompleted)
+                {
+                    var delay = Task.Delay(100);
+                    if (await Task.WhenAny(reading, delay) == delay) { Refresh(); }
+                }
+            }
+            """ },
         { "a lambda declared in the loop runs when it is called", """
             void Register(List<Func<Task>> handlers, Func<Task> work)
             {
@@ -181,6 +202,8 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
         Assert.DoesNotContain("a timer and its task", withoutDelay, StringComparison.Ordinal);
         Assert.Contains("CancelAfter", withDelay, StringComparison.Ordinal);
         Assert.Contains("WaitAsync", withDelay, StringComparison.Ordinal);
+        Assert.DoesNotContain("CancelAfter", withoutDelay, StringComparison.Ordinal);
+        Assert.Contains("cancelled when the other task completes", withoutDelay, StringComparison.Ordinal);
         Assert.Equal("C.Loop", diagnostics[0].Properties["AsyncCostMethod"]);
     }
 

@@ -8,14 +8,14 @@ using Microsoft.CodeAnalysis.Operations;
 namespace AsyncCost.Analyzers.Rules;
 
 /// <summary>
-/// AC0013: inside a loop of an async method, lambda or local function, a <c>Task.WhenAny</c> that races a task started
-/// in this iteration (a call that returns a task, such as the operation or a <c>Task.Delay</c> timeout, or a local
-/// declared in the loop body), or a <c>ContinueWith</c>: the receive loop that races each datagram's receive against a
+/// AC0013: inside a loop of an async method, lambda or local function, a <c>Task.WhenAny</c> that races an operation
+/// started in this iteration (a call that returns a task other than <c>Task.Delay</c>, or a local the loop body sets),
+/// or a <c>ContinueWith</c>: the receive loop that races each datagram's receive against a
 /// timeout allocates the WhenAny's task and its continuations, a timer and its task, and a continuation task with its
 /// delegate, once per message. Not reported: a call outside a loop or in a lambda declared in it, a loop bounded by a
 /// small constant (<c>for (var i = 0; i &lt; 3; i++)</c>, <c>while (++attempt &lt;= 5)</c>: a retry), a WhenAny over
 /// tasks that all come from outside the loop (a supervisor waiting on long-running workers wakes when one ends, not per
-/// message), synchronous code (there is nothing to await instead), and test projects.
+/// message) or only a delay beside them (a ticker: once per interval), synchronous code (there is nothing to await instead), and test projects.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
@@ -58,12 +58,14 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
             return;
         }
         string cost;
+        var delayed = false;
         if (isWhenAny)
         {
-            if (!RacesTaskOfThisIteration(invocation, loop, types, out var delays))
+            if (!RacesOperationOfThisIteration(invocation, loop, types, out var delays))
             {
                 return;
             }
+            delayed = delays;
             cost = delays ? Descriptors.WhenAnyWithDelayCost : Descriptors.WhenAnyCost;
         }
         else
@@ -77,17 +79,18 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
             context.ContainingSymbol,
             isWhenAny ? "Task.WhenAny" : "ContinueWith",
             cost,
-            isWhenAny ? Descriptors.WhenAnyInLoopAdvice : Descriptors.ContinueWithInLoopAdvice));
+            !isWhenAny ? Descriptors.ContinueWithInLoopAdvice : delayed ? Descriptors.WhenAnyInLoopAdvice : Descriptors.WhenAnyRaceInLoopAdvice));
     }
 
-    // One of the raced tasks is made in this iteration: a call returning a task among the arguments (the operation,
-    // Task.Delay), or a local declared or assigned in the loop body (`read = ReadAsync();` before the loop's next race).
-    // `delays` says a Task.Delay is among them (a timer per iteration).
-    private static bool RacesTaskOfThisIteration(IInvocationOperation whenAny, ILoopOperation loop, WellKnownAsyncTypes types, out bool delays)
+    // One of the raced tasks is an operation started in this iteration: a call returning a task among the arguments, or
+    // a local declared or assigned in the loop body (`read = ReadAsync();` before the loop's next race). A Task.Delay
+    // does not count (it sets `delays`: a timer per iteration): racing only a delay against tasks made before the loop
+    // (`WhenAny(_stopped.Task, Task.Delay(interval))`) is a ticker, which runs once per interval, not per message.
+    private static bool RacesOperationOfThisIteration(IInvocationOperation whenAny, ILoopOperation loop, WellKnownAsyncTypes types, out bool delays)
     {
         delays = false;
         var perIteration = false;
-        HashSet<ILocalSymbol>? setInLoop = null;
+        Dictionary<ILocalSymbol, bool>? setInLoop = null;
         foreach (var argument in whenAny.Arguments)
         {
             foreach (var operation in OperationTree.SameMethod(argument.Value))
@@ -95,11 +98,14 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
                 switch (operation)
                 {
                     case IInvocationOperation call when types.IsTaskLike(call.Type):
-                        perIteration = true;
-                        delays |= call.TargetMethod is { Name: "Delay", IsStatic: true } && SymbolEqualityComparer.Default.Equals(call.TargetMethod.ContainingType, types.Task);
+                        var delay = IsDelay(call, types);
+                        delays |= delay;
+                        perIteration |= !delay;
                         break;
-                    case ILocalReferenceOperation { Local: var local }:
-                        perIteration |= (setInLoop ??= LocalsSetIn(loop.Body)).Contains(local);
+                    case ILocalReferenceOperation { Local: var local }
+                        when (setInLoop ??= LocalsSetIn(loop.Body, types)).TryGetValue(local, out var onlyDelays):
+                        delays |= onlyDelays;
+                        perIteration |= !onlyDelays;
                         break;
                 }
             }
@@ -107,18 +113,31 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
         return perIteration;
     }
 
-    private static HashSet<ILocalSymbol> LocalsSetIn(IOperation body)
+    private static bool IsDelay(IOperation? value, WellKnownAsyncTypes types)
     {
-        var locals = new HashSet<ILocalSymbol>(SymbolEqualityComparer.Default);
+        while (value is IConversionOperation { IsImplicit: true } conversion)
+        {
+            value = conversion.Operand;
+        }
+        return value is IInvocationOperation { TargetMethod: { Name: "Delay", IsStatic: true } method }
+            && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task);
+    }
+
+    // The locals the loop body gives a value, each with whether every value it gives is a Task.Delay.
+    private static Dictionary<ILocalSymbol, bool> LocalsSetIn(IOperation body, WellKnownAsyncTypes types)
+    {
+        var locals = new Dictionary<ILocalSymbol, bool>(SymbolEqualityComparer.Default);
+        void Set(ILocalSymbol local, IOperation value) =>
+            locals[local] = IsDelay(value, types) && (!locals.TryGetValue(local, out var before) || before);
         foreach (var operation in OperationTree.SameMethod(body))
         {
             switch (operation)
             {
-                case IVariableDeclaratorOperation declarator:
-                    locals.Add(declarator.Symbol);
+                case IVariableDeclaratorOperation { Initializer.Value: var value } declarator:
+                    Set(declarator.Symbol, value);
                     break;
-                case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target }:
-                    locals.Add(target.Local);
+                case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target, Value: var value }:
+                    Set(target.Local, value);
                     break;
             }
         }
