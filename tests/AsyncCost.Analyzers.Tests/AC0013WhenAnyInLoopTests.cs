@@ -35,6 +35,10 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
                 }
             }
             """ },
+        { "a race in the loop's condition", """
+            Task<int> ReadAsync() => Task.FromResult(1);
+            async Task Pump(Task closing) { while (await [|Task.WhenAny|](ReadAsync(), closing) != closing) { } }
+            """ },
         { "per message of an await foreach", """
             Task SendAsync(int message) => Task.Delay(message);
             async Task Forward(System.Threading.Channels.ChannelReader<int> reader)

@@ -51,7 +51,7 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
         var isWhenAny = method is { Name: "WhenAny", IsStatic: true } && SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task);
         var isContinueWith = !isWhenAny && method is { Name: "ContinueWith", IsStatic: false } && types.IsTask(method.ContainingType);
         if (!(isWhenAny || isContinueWith)
-            || OperationScopes.EnclosingLoop(invocation, out _) is not { } loop
+            || OperationScopes.RepeatingLoop(invocation) is not { } loop
             || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true }
             || IsBoundedSmall(loop))
         {
