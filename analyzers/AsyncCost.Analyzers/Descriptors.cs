@@ -134,7 +134,7 @@ public static class Descriptors
         RuleIds.LongRunningAsyncStart,
         CostKind.Allocations,
         "LongRunning StartNew of an async delegate",
-        "StartNew with TaskCreationOptions.LongRunning runs {0} on a thread of its own only until its first await: the thread then ends and the rest runs on the thread pool, so the thread is created for nothing; {1}",
+        "StartNew with TaskCreationOptions.LongRunning runs {0} on a thread of its own only until its first await that suspends: the thread then ends and the rest runs on the thread pool, so the thread is created for nothing; {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "TaskCreationOptions.LongRunning gives the delegate a dedicated thread, which an async delegate gives back at its first await; and the Task<Task> StartNew returns completes when the delegate returns its task, not when the work ends. Task.Run unwraps and uses the thread pool.");
