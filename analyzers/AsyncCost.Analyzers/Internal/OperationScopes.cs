@@ -60,6 +60,27 @@ internal static class OperationScopes
         return null;
     }
 
+    /// <summary>
+    /// The innermost loop of the same function that runs the operation once per iteration: its body holds it, or its
+    /// <c>while</c> or <c>for</c> condition does (<c>while (await Task.WhenAny(ReadAsync(), closing) != closing)</c>).
+    /// </summary>
+    public static ILoopOperation? RepeatingLoop(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAnonymousFunctionOperation or ILocalFunctionOperation:
+                    return null;
+                case ILoopOperation loop when loop.Body == child
+                    || loop is IWhileLoopOperation { Condition: var condition } && condition == child
+                    || loop is IForLoopOperation { Condition: var forCondition } && forCondition == child:
+                    return loop;
+            }
+        }
+        return null;
+    }
+
     /// <summary>True when an ancestor of the operation within its own function is a <typeparamref name="T"/>.</summary>
     [MethodImpl(HotPath.Optimized)]
     public static bool IsInside<T>(IOperation operation)
