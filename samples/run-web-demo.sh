@@ -92,6 +92,22 @@ echo "top finding of WebShop: $top"
 [[ "$top" == *"exercised=true" ]] || fail "WebShop's top finding was not exercised"
 [[ $(jq '.findings | length' "$out/WebShop.Fixed.json") == 0 ]] || fail "the Fixed twin has AsyncCost findings in its report"
 if grep -q '"ruleId": "AC' "$out/WebShop.Fixed.sarif"; then fail "the Fixed twin has AsyncCost findings"; fi
+# The measurement back in the build (issue 46): WebShop built at the package's defaults with the costs collect wrote
+# listed (AsyncCostMeasuredCosts) prints its costliest finding as a warning that says what it cost, and none measured at 0.
+step "WebShop built again with its measured costs listed: $out/WebShop.costs.tsv"
+[[ -s "$out/WebShop.costs.tsv" ]] || fail "collect -o $out/WebShop with --sarif did not write $out/WebShop.costs.tsv"
+measured_build=$(dotnet build samples/WebShop -c Release -nologo -clp:NoSummary --no-incremental \
+  -p:AsyncCostMeasuredCosts="$PWD/$out/WebShop.costs.tsv" 2>&1 || true)
+grep -E "warning AC00[0-9]{2}:.* — measured" <<<"$measured_build" | sed -E 's#^.*/(samples/)#\1#; s# \[/.*##' | sort -u | tee "$out/measured-build.txt"
+read -r top_rule top_line < <(jq -r '.findings[0].finding | "\(.ruleId) \(.line)"' "$out/WebShop.json")
+grep -qE "Checkout\.cs\($top_line,[0-9]+\): warning $top_rule:.* — measured [0-9.]+ ms per" "$out/measured-build.txt" \
+  || fail "the costliest finding ($top_rule at Checkout.cs:$top_line) is not a warning with its measured time when the costs are listed"
+while IFS=$'\t' read -r rule file line _method verdict ms _rest; do
+  [[ "$verdict" == measured && "$ms" == 0 ]] || continue
+  ! grep -qE "$file\($line,[0-9]+\): warning $rule:" <<<"$measured_build" || fail "$rule at $file:$line, measured at 0 ms, is printed as a warning"
+  echo "$rule at $file:$line measured at 0 ms: not a warning"
+done < <(grep -v '^#' "$out/WebShop.costs.tsv")
+
 loop=$(jq -r '.findingTimes[] | select(.ruleId == "AC0001" and .line == 16) | .change' "$out/compare.json")
 echo "AC0001 at Checkout.cs:16 in WebShop.Fixed: ${loop:-no row}"
 [[ -n "$loop" && "$loop" != notObservable ]] || fail "compare has no time of AC0001 at Checkout.cs:16 in both runs"

@@ -41,6 +41,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                 return;
             }
             var callees = new CalleeWork(new MethodBodies(start.Compilation), types);
+            var measured = MeasuredCosts.Load(start.Compilation, start.Options, start.CancellationToken);
             start.RegisterOperationAction(
                 c =>
                 {
@@ -52,7 +53,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
                         && !IsTeardownMethod(c.ContainingSymbol)
                         && OperationTree.ContainsAwait(loop.Body))
                     {
-                        Analyze(c, loop, types, callees);
+                        Analyze(c, loop, types, callees, measured);
                     }
                 },
                 OperationKind.Loop);
@@ -69,7 +70,7 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
             || method.Name == "DisposeAsyncCore"
             || method.ExplicitInterfaceImplementations.Any(i => i.Name == "DisposeAsync"));
 
-    private static void Analyze(OperationAnalysisContext context, ILoopOperation loop, WellKnownAsyncTypes types, CalleeWork callees)
+    private static void Analyze(OperationAnalysisContext context, ILoopOperation loop, WellKnownAsyncTypes types, CalleeWork callees, MeasuredCosts? measured)
     {
         if (loop is IForEachLoopOperation { IsAsynchronous: true })
         {
@@ -108,8 +109,9 @@ public sealed class AC0001AwaitInLoopAnalyzer : DiagnosticAnalyzer
         // The loop's cost is the time its awaited calls take, one after another: the join credits their rows.
         var costIn = DiagnosticFactory.WithCostIn(
             ImmutableDictionary<string, string?>.Empty, inOrder.Select(iteration.Awaited).OfType<IInvocationOperation>().Select(call => call.TargetMethod));
+        // What the loop measurably cost, where the project lists a measurement, decides its severity (MeasuredCosts).
         context.ReportDiagnostic(DiagnosticFactory.Create(
-            Descriptors.AwaitInLoop, first.Syntax.GetLocation(), first, context.ContainingSymbol, costIn,
+            Descriptors.AwaitInLoop, Descriptors.AwaitInLoop.DefaultSeverity, measured, first.Syntax.GetLocation(), first, context.ContainingSymbol, costIn,
             ((IInvocationOperation)iteration.Awaited(first)).TargetMethod.Name, Describe(firstEvidence)));
     }
 
