@@ -46,20 +46,20 @@ public sealed class AC0006BlockingOnTaskCodeFix() : RuleCodeFix(RuleIds.Blocking
     /// <summary>The blocking expression a diagnostic names (anchored on its member name), when it can become an await.</summary>
     private static BlockingCall? Target(SyntaxNode root, Diagnostic diagnostic)
     {
-        if (!AwaitPlacement.IsAwaitable(diagnostic) || !diagnostic.Properties.TryGetValue(AC0006BlockingOnTaskAnalyzer.KindProperty, out var kind))
+        if (!AwaitPlacement.IsAwaitable(diagnostic) || !diagnostic.Properties.TryGetValue(BlockingCalls.KindProperty, out var kind))
         {
             return null;
         }
         var access = root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true).Parent as MemberAccessExpressionSyntax;
         ExpressionSyntax? replaced = (kind, access) switch
         {
-            (AC0006BlockingOnTaskAnalyzer.ResultKind, { }) => access,
-            (AC0006BlockingOnTaskAnalyzer.WaitKind, { Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax } wait }) => wait,
-            (AC0006BlockingOnTaskAnalyzer.GetResultKind, { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "GetAwaiter" } }, Parent: InvocationExpressionSyntax getResult }) => getResult,
-            (AC0006BlockingOnTaskAnalyzer.WaitAllKind, { Parent: InvocationExpressionSyntax { Parent: ExpressionStatementSyntax } waitAll }) => waitAll,
+            (BlockingCalls.ResultKind, { }) => access,
+            (BlockingCalls.WaitKind, { Parent: InvocationExpressionSyntax { ArgumentList.Arguments.Count: 0, Parent: ExpressionStatementSyntax } wait }) => wait,
+            (BlockingCalls.GetResultKind, { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "GetAwaiter" } }, Parent: InvocationExpressionSyntax getResult }) => getResult,
+            (BlockingCalls.WaitAllKind, { Parent: InvocationExpressionSyntax { Parent: ExpressionStatementSyntax } waitAll }) => waitAll,
             _ => null,
         };
-        return replaced is null ? null : new BlockingCall(kind!, replaced, diagnostic.Properties.ContainsKey(AC0006BlockingOnTaskAnalyzer.ConfigureAwaitProperty));
+        return replaced is null ? null : new BlockingCall(kind!, replaced, diagnostic.Properties.ContainsKey(BlockingCalls.ConfigureAwaitProperty));
     }
 
     // From the blocking expression as it stands (possibly with nested fixes already applied) to its await.
@@ -67,9 +67,9 @@ public sealed class AC0006BlockingOnTaskCodeFix() : RuleCodeFix(RuleIds.Blocking
     {
         ExpressionSyntax awaited = (call.Kind, replaced) switch
         {
-            (AC0006BlockingOnTaskAnalyzer.ResultKind, MemberAccessExpressionSyntax result) => result.Expression,
-            (AC0006BlockingOnTaskAnalyzer.WaitKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax wait }) => wait.Expression,
-            (AC0006BlockingOnTaskAnalyzer.GetResultKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax getAwaiter } } }) =>
+            (BlockingCalls.ResultKind, MemberAccessExpressionSyntax result) => result.Expression,
+            (BlockingCalls.WaitKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax wait }) => wait.Expression,
+            (BlockingCalls.GetResultKind, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax getAwaiter } } }) =>
                 getAwaiter.Expression,
             (_, InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax waitAll } invocation) =>
                 invocation.WithExpression(waitAll.WithName(SyntaxFactory.IdentifierName("WhenAll"))),

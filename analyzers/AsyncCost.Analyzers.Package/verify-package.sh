@@ -144,15 +144,26 @@ public static class Blocking
     public static int Read(string path) => System.IO.File.ReadAllTextAsync(path).Result.Length;   // AC0006 (warning): its own async code calls it
     public static async Task<int> ReadLaterAsync(string path) { await Task.Yield(); return Read(path); }
     public static int Size(string path) => System.IO.File.ReadAllBytesAsync(path).Result.Length;  // AC0010 (suggestion): this package's synchronous API
+    public static string Page(string url) => Http.GetStringAsync(url).Result;                       // AC0010 (warning): that API blocking on network I/O
+    public static int Later(System.Func<Task<int>> start) => start().Result;                        // AC0010 (suggestion): a delegate's task, completion unseen
+    private static readonly System.Net.Http.HttpClient Http = new();
 }
 CS
 plain=$(build "$consumer")
 grep -q "warning AC0006:" <<<"$plain" || { echo "$plain"; fail "a plain dotnet build does not print AC0006 at the defaults"; }
 [[ $(grep -oE "Blocking.cs\([0-9]+,[0-9]+\): warning AC0006" <<<"$plain" | sort -u | wc -l) -eq 1 ]] || { echo "$plain"; fail "the package's synchronous API (Blocking.Size) printed as AC0006, or Read not"; }
+[[ $(grep -oE "Blocking.cs\([0-9]+,[0-9]+\): warning AC0010" <<<"$plain" | sort -u | wc -l) -eq 1 ]] || { echo "$plain"; fail "AC0010 is not printed exactly once, for the synchronous API blocking on network I/O (Blocking.Page)"; }
+grep -q "pending on network I/O (HttpClient.GetStringAsync)" <<<"$plain" || { echo "$plain"; fail "the AC0010 warning does not name its evidence"; }
 defaults=$(build "$consumer" -p:TreatWarningsAsErrors=true "-p:ErrorLog=$work/defaults.sarif%2Cversion=2.1")
 grep -q "Build succeeded" <<<"$defaults" || { echo "$defaults"; fail "the defaults fail a warnings-as-errors build"; }
 grep -q "warning AC0006:" <<<"$defaults" || { echo "$defaults"; fail "AC0006 not printed as a warning in a warnings-as-errors build"; }
-! grep -qE "(warning|error) AC00(0[0-57-9]|1[0-9]):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 reported as a warning by default"; }
+! grep -qE "(warning|error) AC00(0[0-57-9]|1[1-9]):" <<<"$defaults" || { echo "$defaults"; fail "a rule other than AC0006 and AC0010 reported as a warning by default"; }
+# TreatWarningsAsErrors set in Directory.Build.targets (imported after the package's build targets) stays green too.
+printf '<Project><PropertyGroup><TreatWarningsAsErrors>true</TreatWarningsAsErrors></PropertyGroup></Project>\n' > "$consumer/Directory.Build.targets"
+late=$(build "$consumer")
+rm "$consumer/Directory.Build.targets"
+grep -q "Build succeeded" <<<"$late" && grep -q "warning AC0006:" <<<"$late" \
+  || { echo "$late"; fail "TreatWarningsAsErrors from Directory.Build.targets fails the first install (or AC0006 is not printed)"; }
 for id in AC0001 AC0002 AC0003 AC0004 AC0010; do
   grep -q "\"ruleId\": \"$id\"" "$work/defaults.sarif" || fail "$id not reported (as a suggestion) by default"
 done
@@ -216,14 +227,16 @@ clean=$(build "$shapes" -p:TreatWarningsAsErrors=true -p:AsyncCostAnalysisMode=A
 grep -q "Build succeeded" <<<"$clean" && ! grep -q "AC00" <<<"$clean" \
   || { echo "$clean"; fail "the false-positive shapes do not build clean with the package"; }
 
-# dotnet format applies the AC0006 fix across a project (Fix All), skipping what it must not touch.
+# dotnet format applies the AC0006 fix across a project (Fix All), skipping what it must not touch: a project that
+# treats warnings as errors, run as the package README says (issue 46: the package's WarningsNotAsErrors list hid the
+# IDs from dotnet format, "Formatted 0 of N files", with one target framework or several alike).
 formatted="$work/format"
 project "$formatted"
-sed -i 's#<OutputType>Library</OutputType>#<OutputType>Library</OutputType><AsyncCostAnalysisMode>All</AsyncCostAnalysisMode>#' "$formatted/Consumer.csproj"
+sed -i 's#<OutputType>Library</OutputType>#<OutputType>Library</OutputType><AsyncCostAnalysisMode>All</AsyncCostAnalysisMode><TreatWarningsAsErrors>true</TreatWarningsAsErrors>#' "$formatted/Consumer.csproj"
 shapes_file="$repo/analyzers/AsyncCost.Analyzers.Package/format-shapes/BlockingCalls.cs"
 cp "$shapes_file" "$formatted/"
 dotnet restore "$formatted/Consumer.csproj" --packages "$work/packages" -nologo >/dev/null 2>&1 || fail "restore of the dotnet format project failed"
-format_log=$(dotnet format analyzers "$formatted/Consumer.csproj" --diagnostics AC0006 --severity info --no-restore 2>&1) \
+format_log=$(AsyncCostWarningsAsErrors=true dotnet format analyzers "$formatted/Consumer.csproj" --diagnostics AC0006 --severity info --no-restore 2>&1) \
   || { echo "$format_log"; fail "dotnet format analyzers --diagnostics AC0006 failed"; }
 after="$formatted/BlockingCalls.cs"
 [[ "$(grep -F '// keep' "$shapes_file")" == "$(grep -F '// keep' "$after")" ]] \

@@ -68,7 +68,7 @@ public static class Descriptors
         RuleIds.BlockingOnTask,
         CostKind.Blocking,
         "Blocking on a task that may not have completed",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
+        "'{0}' blocks a thread on {2} (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Warning,
         "Blocking on an incomplete task holds a thread and can deadlock.");
@@ -77,7 +77,7 @@ public static class Descriptors
         RuleIds.BlockingInSynchronousContract,
         CostKind.Blocking,
         "Blocking on a task inside a synchronous contract",
-        "'{0}' blocks a thread on a task that may not have completed (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
+        "'{0}' blocks a thread on {2} (" + CostModel.ThreadSwitch + " per blocking hand-off, a thread-pool thread out of service while it waits, and a deadlock under a synchronization context); {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "AC0006's finding where the wait stands in a member whose synchronous shape is a contract (a constructor, Dispose, a synchronous override or interface member, an APM End method, a method whose purpose is to block), or in a method only such members call: the fix is an async alternative beside the contract, not an await in it.");
@@ -99,6 +99,9 @@ public static class Descriptors
         Categories.Performance,
         DiagnosticSeverity.Info,
         "Async code should wait asynchronously; a blocking wait takes a thread-pool thread out of service.");
+
+    /// <summary>AC0007's advice where the wait is a poll inside a synchronous helper the async code calls (the helper is the message's first argument).</summary>
+    public const string PollingHelperAdvice = "it calls Thread.Sleep in a loop (a poll or a retry), so the async caller's thread sleeps through every try: make it an async method that awaits a signal the other side sets (a TaskCompletionSource, SemaphoreSlim.WaitAsync), or Task.Delay between tries, and await it";
 
     public static readonly DiagnosticDescriptor ElidableStateMachine = Create(
         RuleIds.ElidableStateMachine,
@@ -126,6 +129,48 @@ public static class Descriptors
         Categories.Performance,
         DiagnosticSeverity.Info,
         "The compiler allocates the display class of a capturing local function at the start of the enclosing scope.");
+
+    public static readonly DiagnosticDescriptor LongRunningAsyncStart = Create(
+        RuleIds.LongRunningAsyncStart,
+        CostKind.Allocations,
+        "LongRunning StartNew of an async delegate",
+        "StartNew with TaskCreationOptions.LongRunning runs {0} on a thread of its own only until its first await that suspends: the thread then ends and the rest runs on the thread pool, so the thread is created for nothing; {1}",
+        Categories.Reliability,
+        DiagnosticSeverity.Info,
+        "TaskCreationOptions.LongRunning gives the delegate a dedicated thread, which an async delegate gives back at its first await; and the Task<Task> StartNew returns completes when the delegate returns its task, not when the work ends. Task.Run unwraps and uses the thread pool.");
+
+    /// <summary>AC0012's second part where the outer task is not unwrapped.</summary>
+    public const string LongRunningNestedTaskAdvice = "and the Task<Task> it returns completes at that first await, not when the work ends: use Task.Run(…), which unwraps, and await or keep the task it returns";
+
+    /// <summary>AC0012's second part where the call is already <c>.Unwrap()</c>ped.</summary>
+    public const string LongRunningUnwrappedAdvice = "use Task.Run(…), which unwraps as .Unwrap() does here, without the thread";
+
+    public static readonly DiagnosticDescriptor WhenAnyInLoop = Create(
+        RuleIds.WhenAnyInLoop,
+        CostKind.Allocations,
+        "Per-iteration WhenAny/ContinueWith in a loop",
+        "'{0}' runs once per iteration of this loop and allocates {1} each time; {2}",
+        Categories.Performance,
+        DiagnosticSeverity.Info,
+        "A receive loop that races each operation against a timeout with Task.WhenAny, or attaches a ContinueWith to each, allocates tasks, continuations and timers per message; a CancellationTokenSource made once for the loop (CancelAfter per iteration) or WaitAsync(timeout), awaited directly, does not.");
+
+    /// <summary>AC0013's cost of a WhenAny.</summary>
+    public const string WhenAnyCost = "the WhenAny's task and a continuation on each task it races";
+
+    /// <summary>AC0013's cost of a WhenAny that races a Task.Delay made in the iteration.</summary>
+    public const string WhenAnyWithDelayCost = WhenAnyCost + ", and the Task.Delay a timer and its task";
+
+    /// <summary>AC0013's cost of a ContinueWith.</summary>
+    public const string ContinueWithCost = "a continuation task and its delegate";
+
+    /// <summary>AC0013's advice for a WhenAny that races an operation against a Task.Delay timeout.</summary>
+    public const string WhenAnyInLoopAdvice = "make one CancellationTokenSource for the loop and CancelAfter(timeout) it each iteration (that moves the same timer; a new source only after it fired), pass its token to the operation and await the operation directly; where the operation takes no token, await operation.WaitAsync(timeout, token) (.NET 6+), one wait instead of a race";
+
+    /// <summary>AC0013's advice for a WhenAny that races this iteration's operation against another task, with no timeout.</summary>
+    public const string WhenAnyRaceInLoopAdvice = "cancel this iteration's operation through a token rather than racing it: one CancellationTokenSource for the loop, cancelled when the other task completes (one registration before the loop), its token passed to the operation, which is then awaited directly";
+
+    /// <summary>AC0013's advice for a ContinueWith.</summary>
+    public const string ContinueWithInLoopAdvice = "await the task directly (a try/catch observes its exception), and end an abandoned operation through its cancellation token instead of attaching a continuation to it";
 
     // Rules that report from a compilation-end action also carry the CompilationEnd tag (RS1037): they only run in full builds.
     // No help link: the rule pages live in the repository's docs/rules/, which has no public address to point at yet,

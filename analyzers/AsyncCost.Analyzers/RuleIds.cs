@@ -14,4 +14,6 @@ public static class RuleIds
     public const string FastPathClosure = "AC0009";
     public const string BlockingInSynchronousContract = "AC0010";
     public const string BlockingInTest = "AC0011";
+    public const string LongRunningAsyncStart = "AC0012";
+    public const string WhenAnyInLoop = "AC0013";
 }

@@ -363,6 +363,12 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 
     public static TheoryData<string, string> MustFlag => new()
     {
+        // The must-not-flag expression tree's twin: the same lambda as a delegate runs, and blocks.
+        { "inside a lambda that is a delegate, not an expression tree", """
+            interface IRepository { int Save(int value); }
+            static int Run<T>(Func<T, int> call, T target) => call(target);
+            int M(Func<Task<int>> load, IRepository repository) => Run<IRepository>(r => r.Save(load().[|Result|]), repository);
+            """ },
         { ".Result in a sync method", """
             int M(Func<Task<int>> start) => start().[|Result|];
             async Task<int> Caller(Func<Task<int>> start) { await Task.Yield(); return M(start) + M(start); }
@@ -647,6 +653,14 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
         { "nameof", """
             string M() => nameof(Task<int>.Result);
+            """ },
+        // An expression tree is data a library reads (a mocking library's Setup/Verify, a LINQ provider): never run here.
+        { "inside an expression tree", """
+            interface IRepository { int Save(int value); }
+            sealed class Setup<T> { public void Returns(int value) { } }
+            static Setup<T> Arrange<T>(System.Linq.Expressions.Expression<Func<T, int>> call) => new();
+            static void Check<T>(System.Linq.Expressions.Expression<Action<T>> call) { }
+            void M(Func<Task<int>> load) { Arrange<IRepository>(r => r.Save(load().Result)).Returns(1); Check<IRepository>(r => r.Save(load().GetAwaiter().GetResult())); }
             """ },
         { "complete by construction", """
             int M() { Task.CompletedTask.Wait(); var t = Task.FromResult(2); return Task.FromResult(1).Result + t.Result + new ValueTask<int>(3).Result; }

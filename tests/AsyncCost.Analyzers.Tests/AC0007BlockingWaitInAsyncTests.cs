@@ -75,6 +75,29 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
             enum Priority { Low, High }
             async Task Enter(Priority priority, SemaphoreSlim gate) { [|gate.Wait()|]; await Task.Delay((int)priority); }
             """ },
+        { "a synchronous helper of this compilation that polls with Thread.Sleep in a loop", """
+            volatile bool _done;
+            void WaitUntilDone() { while (!_done) Thread.Sleep(100); }
+            async Task M() { [|WaitUntilDone()|]; await Task.Delay(1); }
+            """ },
+        { "a helper in another type whose poll is a for or do loop, Sleep(TimeSpan) or a spin of Sleep(0)", """
+            static class Poller
+            {
+                public static bool Poll(Func<bool> ready) { for (var i = 0; i < 50; i++) { if (ready()) return true; Thread.Sleep(TimeSpan.FromMilliseconds(20)); } return false; }
+                public static void Spin(Func<bool> ready) { do { Thread.Sleep(0); } while (!ready()); }
+                public static Task PollTask(Func<bool> ready) { while (!ready()) { Thread.Sleep(10); } return Task.CompletedTask; }
+            }
+            async Task<bool> M(Func<bool> ready) { [|Poller.Spin(ready)|]; await [|Poller.PollTask(ready)|]; await Task.Delay(1); return [|Poller.Poll(ready)|]; }
+            """ },
+        { "a helper that retries with a sleep between tries", """
+            static void DeleteWithRetry(string path) { for (var i = 0; i < 3; i++) { try { System.IO.File.Delete(path); return; } catch (System.IO.IOException) { Thread.Sleep(100); } } }
+            async Task M(string path) { [|DeleteWithRetry(path)|]; await Task.Delay(1); }
+            """ },
+        { "a polling local function called from its async method, and a helper called from an async lambda", """
+            static void Wait(Func<bool> ready) { while (!ready()) { Thread.Sleep(5); } }
+            async Task M(Func<bool> ready) { [|Local()|]; await Task.Delay(1); void Local() { while (!ready()) Thread.Sleep(5); } }
+            Func<Task> L(Func<bool> ready) => async () => { await Task.Delay(1); [|Wait(ready)|]; };
+            """ },
         { "async method without awaits still runs on the caller's thread", """
             #pragma warning disable CS1998
             async Task M() { [|Thread.Sleep(10)|]; }
@@ -156,6 +179,35 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
             async Task Pause(IOBehavior io) { if (io is IOBehavior.Synchronous) { Thread.Sleep(1); } else { await Task.Delay(1); } await Load(io); }
             async Task Load(IOBehavior io) { if (io == IOBehavior.Asynchronous) { await Task.Delay(1); } }
             """ },
+        { "the polling helper called from synchronous code", """
+            volatile bool _done;
+            void WaitUntilDone() { while (!_done) Thread.Sleep(100); }
+            void M() { WaitUntilDone(); }
+            Task N() { WaitUntilDone(); return Task.CompletedTask; }
+            """ },
+        { "a helper whose one Sleep is not in a loop: a bounded pause, not a poll", """
+            void Settle() { Thread.Sleep(50); }
+            async Task M() { Settle(); await Task.Delay(1); }
+            """ },
+        { "the polling helper run on a thread of its own or handed to the pool", """
+            volatile bool _done;
+            void WaitUntilDone() { while (!_done) Thread.Sleep(100); }
+            async Task M()
+            {
+                new Thread(WaitUntilDone).Start();
+                await Task.Run(() => WaitUntilDone());
+                await Task.Factory.StartNew(WaitUntilDone, TaskCreationOptions.LongRunning);
+            }
+            """ },
+        { "a helper whose loop hands the Sleep to a lambda, and one that sleeps only in a loop of its lambda", """
+            void Schedule(List<Action> actions) { for (var i = 0; i < 3; i++) { actions.Add(() => Thread.Sleep(1)); } }
+            Action Later(Func<bool> ready) => () => { while (!ready()) Thread.Sleep(1); };
+            async Task M(List<Action> actions, Func<bool> ready) { Schedule(actions); Later(ready); await Task.Delay(1); }
+            """ },
+        { "the polling helper in the synchronous arm of a bool async split", """
+            static void WaitUntil(Func<bool> ready) { while (!ready()) Thread.Sleep(10); }
+            async Task Settle(bool async, Func<bool> ready) { if (async) { await Task.Delay(10); } else { WaitUntil(ready); } }
+            """ },
         { "a user-defined Wait", """
             sealed class Gate { public void Wait() { } }
             async Task M(Gate gate) { gate.Wait(); await Task.Delay(1); }
@@ -204,6 +256,21 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
         Assert.Contains("SemaphoreSlim.Wait", message, StringComparison.Ordinal);
         Assert.Contains("WaitAsync", message, StringComparison.Ordinal);
         Assert.Equal("C.M", diagnostic.Properties["AsyncCostMethod"]);
+    }
+
+    [Fact]
+    public async Task Message_names_the_polling_helper_and_where_its_cost_is_spent()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("""
+            static class Device { public static void WaitReady(Func<bool> ready) { while (!ready()) Thread.Sleep(100); } }
+            async Task M(Func<bool> ready) { Device.WaitReady(ready); await Task.Delay(1); }
+            """)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("'Device.WaitReady'", message, StringComparison.Ordinal);
+        Assert.Contains("Thread.Sleep in a loop", message, StringComparison.Ordinal);
+        Assert.Equal("C.M", diagnostic.Properties["AsyncCostMethod"]);
+        Assert.Equal("C.Device.WaitReady", diagnostic.Properties["AsyncCostCostIn"]);
+        Assert.False(diagnostic.Properties.ContainsKey(AC0007BlockingWaitInAsyncAnalyzer.ReplacementProperty)); // no mechanical fix
     }
 
     [Fact]

@@ -326,6 +326,36 @@ public class FixBehaviourTests
             """);
 
     [Fact]
+    public Task AC0012_Task_Run_keeps_results_exceptions_and_cancellation() =>
+        FixBehaviour<AC0012LongRunningAsyncStartAnalyzer, AC0012LongRunningAsyncStartCodeFix>.VerifyAsync(Usings + """
+            public static class Scenarios
+            {
+                static async Task<int> Work(int n) { await Task.Yield(); Observed.Note("work " + n); return n < 0 ? throw new InvalidOperationException("bad " + n) : n * 2; }
+
+                public static async Task<int> Unwrapped() => await Task.Factory.StartNew(() => Work(2), TaskCreationOptions.LongRunning).Unwrap();
+
+                public static async Task<string> Faulted()
+                {
+                    try { await Task.Factory.StartNew(async () => await Work(-1), TaskCreationOptions.LongRunning).Unwrap(); return "ran"; }
+                    catch (InvalidOperationException e) { return "caught " + e.Message; }
+                }
+
+                public static async Task<string> Canceled()
+                {
+                    try { return "ran " + await Task.Factory.StartNew(() => Work(3), new CancellationToken(true), TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap(); }
+                    catch (OperationCanceledException e) { return "canceled " + e.GetType().Name; }
+                }
+
+                public static async Task<string> Discarded()
+                {
+                    var done = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+                    _ = Task.Factory.StartNew(async () => done.SetResult(await Work(4)), TaskCreationOptions.LongRunning);
+                    return "done " + await done.Task;
+                }
+            }
+            """, minimumFixes: 4);
+
+    [Fact]
     public Task AC0008_returning_the_task_keeps_results_and_exceptions() =>
         FixBehaviour<AC0008ElidableStateMachineAnalyzer, AC0008ElidableStateMachineCodeFix>.VerifyAsync(Usings + """
             public static class Scenarios

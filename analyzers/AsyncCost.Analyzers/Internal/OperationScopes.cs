@@ -60,6 +60,27 @@ internal static class OperationScopes
         return null;
     }
 
+    /// <summary>
+    /// The innermost loop of the same function that runs the operation once per iteration: its body holds it, or its
+    /// <c>while</c> or <c>for</c> condition does (<c>while (await Task.WhenAny(ReadAsync(), closing) != closing)</c>).
+    /// </summary>
+    public static ILoopOperation? RepeatingLoop(IOperation operation)
+    {
+        for (IOperation? child = operation, parent = operation.Parent; parent is not null; child = parent, parent = parent.Parent)
+        {
+            switch (parent)
+            {
+                case IAnonymousFunctionOperation or ILocalFunctionOperation:
+                    return null;
+                case ILoopOperation loop when loop.Body == child
+                    || loop is IWhileLoopOperation { Condition: var condition } && condition == child
+                    || loop is IForLoopOperation { Condition: var forCondition } && forCondition == child:
+                    return loop;
+            }
+        }
+        return null;
+    }
+
     /// <summary>True when an ancestor of the operation within its own function is a <typeparamref name="T"/>.</summary>
     [MethodImpl(HotPath.Optimized)]
     public static bool IsInside<T>(IOperation operation)
@@ -78,4 +99,28 @@ internal static class OperationScopes
         }
         return false;
     }
+
+    /// <summary>
+    /// Whether the operation is code that never runs as written: inside <c>nameof</c>, or inside a lambda converted to an
+    /// expression tree (a mocking library's <c>Setup(x =&gt; x.Get(task.Result))</c>, a LINQ provider's query), which
+    /// is data handed to a library, not a call made here.
+    /// </summary>
+    public static bool IsNeverRun(IOperation operation)
+    {
+        for (var current = operation.Parent; current is not null; current = current.Parent)
+        {
+            switch (current)
+            {
+                case INameOfOperation:
+                case IAnonymousFunctionOperation { Parent: { } conversion } when IsExpressionTree(conversion.Type):
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    // System.Linq.Expressions.Expression<TDelegate>, or LambdaExpression and its bases a lambda converts to.
+    private static bool IsExpressionTree(ITypeSymbol? type) =>
+        type is INamedTypeSymbol { Name: "Expression" or "LambdaExpression" } named
+        && named.ContainingNamespace?.ToDisplayString() == "System.Linq.Expressions";
 }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
@@ -15,6 +16,10 @@ namespace AsyncCost.Analyzers.Rules;
 /// "any method with an Async twin" (the heuristic that flags EF Core's in-memory <c>DbSet.Add</c>), and a wait
 /// with a zero timeout is a non-blocking probe, not a wait. Not reported: the synchronous arm of a <c>bool async</c> or enum-mode (<c>IOBehavior</c>)
 /// split (it runs only for the synchronous API), and test projects, where waits sequence the threads a test drives.
+/// One call deep: a call from async code to a synchronous method of this compilation whose own body calls
+/// <c>Thread.Sleep</c> inside a loop (<c>while (!done) Thread.Sleep(100);</c>, a poll) is reported at the call, naming
+/// the helper: the async caller's thread sleeps for the whole poll. A single sleep outside a loop in a helper is not
+/// (a bounded pause, not a poll), nor is the helper called from synchronous code or handed to a thread.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
@@ -59,7 +64,10 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
             // Every invocation passes through here: a name check first keeps the symbol lookups for the few candidates.
             var names = new HashSet<string>(table.Values.SelectMany(byName => byName.Keys), StringComparer.Ordinal);
             var timeSpan = start.Compilation.GetTypeByMetadataName("System.TimeSpan");
-            start.RegisterOperationAction(c => AnalyzeInvocation(c, table, names, timeSpan), OperationKind.Invocation);
+            var polls = start.Compilation.GetTypeByMetadataName("System.Threading.Thread") is { } thread
+                ? new PollingHelpers(new MethodBodies(start.Compilation), thread)
+                : null;
+            start.RegisterOperationAction(c => AnalyzeInvocation(c, table, names, timeSpan, polls), OperationKind.Invocation);
         });
     }
 
@@ -99,12 +107,14 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         OperationAnalysisContext context,
         Dictionary<INamedTypeSymbol, Dictionary<string, BlockingMember>> table,
         HashSet<string> names,
-        INamedTypeSymbol? timeSpan)
+        INamedTypeSymbol? timeSpan,
+        PollingHelpers? polls)
     {
         var invocation = (IInvocationOperation)context.Operation;
         var method = invocation.TargetMethod;
         if (!names.Contains(method.Name))
         {
+            AnalyzeHelperCall(context, invocation, polls);
             return;
         }
         while (method.OverriddenMethod is { } overridden)
@@ -112,8 +122,12 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
             method = overridden;
         }
         if (!table.TryGetValue(method.ContainingType.OriginalDefinition, out var byName)
-            || !byName.TryGetValue(method.Name, out var member)
-            || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true } function
+            || !byName.TryGetValue(method.Name, out var member))
+        {
+            AnalyzeHelperCall(context, invocation, polls);
+            return;
+        }
+        if (OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true } function
             || !Waits(invocation, timeSpan)
             || AsyncFlag.IsSynchronousArm(invocation, function))
         {
@@ -128,6 +142,64 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
         var name = method.ContainingType.Name + "." + method.Name;
         context.ReportDiagnostic(DiagnosticFactory.Create(
             Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), invocation, context.ContainingSymbol, properties, name, member.Suggestion));
+    }
+
+    // A call from async code to a synchronous method of this compilation that sleeps in a loop: reported at the call,
+    // naming the helper, whose cost (the poll) is where the finding's cost is spent.
+    private static void AnalyzeHelperCall(OperationAnalysisContext context, IInvocationOperation invocation, PollingHelpers? polls)
+    {
+        var helper = invocation.TargetMethod;
+        if (polls is null
+            || helper.IsAsync
+            || helper.MethodKind is not (MethodKind.Ordinary or MethodKind.LocalFunction)
+            || helper.DeclaringSyntaxReferences.Length != 1
+            || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true } function
+            || !polls.SleepsInLoop(helper)
+            || AsyncFlag.IsSynchronousArm(invocation, function))
+        {
+            return;
+        }
+        var properties = DiagnosticFactory.WithCostIn(ImmutableDictionary<string, string?>.Empty, [helper]);
+        var name = helper.MethodKind == MethodKind.LocalFunction ? helper.Name : helper.ContainingType.Name + "." + helper.Name;
+        context.ReportDiagnostic(DiagnosticFactory.Create(
+            Descriptors.BlockingWaitInAsync, invocation.Syntax.GetLocation(), invocation, context.ContainingSymbol, properties, name, Descriptors.PollingHelperAdvice));
+    }
+
+    /// <summary>
+    /// Which synchronous methods of the compilation call <c>Thread.Sleep</c> inside a loop of their own body (not in a
+    /// lambda there); one walk per method. <c>Sleep(0)</c> counts here: one probe is no wait, a loop of them is a poll.
+    /// </summary>
+    private sealed class PollingHelpers
+    {
+        private readonly MethodBodies _bodies;
+        private readonly INamedTypeSymbol _thread;
+        private readonly ConcurrentDictionary<IMethodSymbol, bool> _sleepsInLoop = new(SymbolEqualityComparer.Default);
+
+        public PollingHelpers(MethodBodies bodies, INamedTypeSymbol thread)
+        {
+            _bodies = bodies;
+            _thread = thread;
+        }
+
+        public bool SleepsInLoop(IMethodSymbol method) => _sleepsInLoop.GetOrAdd(method.OriginalDefinition, Find);
+
+        private bool Find(IMethodSymbol method)
+        {
+            if (_bodies.Of(method) is not { } body)
+            {
+                return false;
+            }
+            foreach (var operation in OperationTree.SameMethod(body))
+            {
+                if (operation is IInvocationOperation { TargetMethod.Name: "Sleep" } sleep
+                    && SymbolEqualityComparer.Default.Equals(sleep.TargetMethod.ContainingType, _thread)
+                    && OperationScopes.EnclosingLoop(sleep, out _) is not null)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     // A zero timeout (Wait(0), WaitOne(TimeSpan.Zero), Sleep(0)) returns at once; so does TryTake without a timeout.

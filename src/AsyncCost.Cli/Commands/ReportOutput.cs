@@ -16,7 +16,7 @@ namespace AsyncCost.Cli.Commands;
 /// files go inside it as "&lt;dir&gt;/asynccost.*". The report file is created before recording starts, so an
 /// unwritable path fails at once instead of after a long session. A report file that was never completed (nothing
 /// gathered, or a second Ctrl+C) is deleted rather than left empty. With --sarif findings, each format shows them
-/// ranked by the measured costs.
+/// ranked by the measured costs, and "&lt;base&gt;.costs.tsv" keeps what each cost for the analyzer (docs/rules/README.md).
 /// </summary>
 internal sealed class ReportOutput : IDisposable
 {
@@ -98,7 +98,7 @@ internal sealed class ReportOutput : IDisposable
     /// this run has a report; until then, none is better than the last run's.</summary>
     private static void RemoveEarlierReports(string basePath, string reportPath)
     {
-        foreach (var other in Enum.GetValues<ReportFormat>().Select(f => basePath + ReportWriter.FileExtension(f)).Append(basePath + CompareJsonSuffix))
+        foreach (var other in Enum.GetValues<ReportFormat>().Select(f => basePath + ReportWriter.FileExtension(f)).Append(basePath + CompareJsonSuffix).Append(basePath + MeasuredCostsFile.Extension))
         {
             if (!string.Equals(other, reportPath, StringComparison.Ordinal))
             {
@@ -145,7 +145,15 @@ internal sealed class ReportOutput : IDisposable
                     ReportWriter.Write(report, hot, new ReportView(ReportFormat.Json), json, isTerminal: false);
                 }
 
-                ErrorOutput.WriteLine($"Report written to {ReportPath}" + (jsonPath is null ? "" : $" (for 'compare': {Path.GetFileName(jsonPath)})"));
+                // The findings' measured costs, for the analyzer: a project lists the file as an AdditionalFiles item.
+                var costsPath = hot is null ? null : BasePath + MeasuredCostsFile.Extension;
+                if (costsPath is not null)
+                {
+                    File.WriteAllText(costsPath, MeasuredCostsFile.Write(hot!));
+                }
+
+                ErrorOutput.WriteLine($"Report written to {ReportPath}" + (jsonPath is null ? "" : $" (for 'compare': {Path.GetFileName(jsonPath)})")
+                    + (costsPath is null ? "" : $"; the findings' measured costs for the analyzer: {Path.GetFileName(costsPath)}"));
             }
 
             _written = true;

@@ -54,7 +54,7 @@ public static class TestCompilation
 
         var exceptions = new List<Exception>();
         var analyzerOptions = new CompilationWithAnalyzersOptions(
-            new AnalyzerOptions(ImmutableArray<AdditionalText>.Empty, options.CreateProvider()),
+            new AnalyzerOptions(options.CreateAdditionalTexts(), options.CreateProvider()),
             onAnalyzerException: (exception, _, _) => exceptions.Add(exception),
             concurrentAnalysis: true,
             logAnalyzerExecutionTime: false);

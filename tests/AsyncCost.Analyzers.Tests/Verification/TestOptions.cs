@@ -25,6 +25,9 @@ public sealed record TestOptions
     /// <summary>Other projects of the solution, each compiled on its own into an assembly the one under test references.</summary>
     public ImmutableArray<string> ReferencedProjects { get; init; } = ImmutableArray<string>.Empty;
 
+    /// <summary>Files the project lists as AdditionalFiles items (path, text).</summary>
+    public ImmutableArray<(string Path, string Text)> AdditionalFiles { get; init; } = ImmutableArray<(string Path, string Text)>.Empty;
+
     public TestOptions WithEditorConfig(string key, string value) => this with { EditorConfig = EditorConfig.SetItem(key, value) };
 
     public TestOptions WithBuildProperty(string name, string value) => this with { BuildProperties = BuildProperties.SetItem(name, value) };
@@ -41,6 +44,16 @@ public sealed record TestOptions
             .SetItem("OutputType", BuildProperties.TryGetValue("OutputType", out var set) ? set : outputType)
             .ToImmutableDictionary(kv => "build_property." + kv.Key, kv => kv.Value);
         return new DictionaryOptionsProvider(new DictionaryOptions(global), new DictionaryOptions(EditorConfig));
+    }
+
+    internal ImmutableArray<AdditionalText> CreateAdditionalTexts() =>
+        AdditionalFiles.Select(file => (AdditionalText)new InMemoryText(file.Path, file.Text)).ToImmutableArray();
+
+    private sealed class InMemoryText(string path, string text) : AdditionalText
+    {
+        public override string Path => path;
+
+        public override Microsoft.CodeAnalysis.Text.SourceText GetText(CancellationToken cancellationToken = default) => Microsoft.CodeAnalysis.Text.SourceText.From(text);
     }
 
     private sealed class DictionaryOptionsProvider(AnalyzerConfigOptions global, AnalyzerConfigOptions perFile) : AnalyzerConfigOptionsProvider
