@@ -120,7 +120,9 @@ internal static class OrderedResources
         }
         for (var current = type as INamedTypeSymbol; current is not null; current = current.BaseType)
         {
-            if (current.ContainingNamespace is { IsGlobalNamespace: false } ns && ImmutableTypeNames.Contains(ns.ToDisplayString() + "." + current.MetadataName))
+            // The simple name first: most types walked here are none of these, and it costs no string.
+            if (current.Name is "Uri" or "Version" or "Encoding" or "JsonSerializerOptions"
+                && current.ContainingNamespace is { IsGlobalNamespace: false } ns && ImmutableTypeNames.Contains(ns.ToDisplayString() + "." + current.MetadataName))
             {
                 return true;
             }
