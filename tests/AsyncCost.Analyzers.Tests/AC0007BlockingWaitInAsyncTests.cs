@@ -259,6 +259,15 @@ public class AC0007BlockingWaitInAsyncTests : RuleTheories<AC0007BlockingWaitInA
     }
 
     [Fact]
+    public Task A_polling_helper_of_another_project_is_not_read() =>
+        Verify.VerifyAsync(
+            Snippet.InClass("async Task M(Func<bool> ready) { Other.Poller.WaitUntil(ready); await Task.Delay(1); }"),
+            TestOptions.Default with
+            {
+                ReferencedProjects = ["namespace Other { public static class Poller { public static void WaitUntil(System.Func<bool> ready) { while (!ready()) System.Threading.Thread.Sleep(10); } } }"],
+            });
+
+    [Fact]
     public async Task Message_names_the_polling_helper_and_where_its_cost_is_spent()
     {
         var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("""

@@ -65,7 +65,7 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
             var names = new HashSet<string>(table.Values.SelectMany(byName => byName.Keys), StringComparer.Ordinal);
             var timeSpan = start.Compilation.GetTypeByMetadataName("System.TimeSpan");
             var polls = start.Compilation.GetTypeByMetadataName("System.Threading.Thread") is { } thread
-                ? new PollingHelpers(new MethodBodies(start.Compilation), thread)
+                ? new PollingHelpers(start.Compilation, thread)
                 : null;
             start.RegisterOperationAction(c => AnalyzeInvocation(c, table, names, timeSpan, polls), OperationKind.Invocation);
         });
@@ -149,10 +149,11 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
     private static void AnalyzeHelperCall(OperationAnalysisContext context, IInvocationOperation invocation, PollingHelpers? polls)
     {
         var helper = invocation.TargetMethod;
+        // Most calls are to other assemblies' methods: one reference comparison turns them away.
         if (polls is null
+            || !polls.IsOwn(helper)
             || helper.IsAsync
             || helper.MethodKind is not (MethodKind.Ordinary or MethodKind.LocalFunction)
-            || helper.DeclaringSyntaxReferences.Length != 1
             || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true } function
             || !polls.SleepsInLoop(helper)
             || AsyncFlag.IsSynchronousArm(invocation, function))
@@ -171,15 +172,20 @@ public sealed class AC0007BlockingWaitInAsyncAnalyzer : DiagnosticAnalyzer
     /// </summary>
     private sealed class PollingHelpers
     {
+        private readonly IAssemblySymbol _assembly;
         private readonly MethodBodies _bodies;
         private readonly INamedTypeSymbol _thread;
         private readonly ConcurrentDictionary<IMethodSymbol, bool> _sleepsInLoop = new(SymbolEqualityComparer.Default);
 
-        public PollingHelpers(MethodBodies bodies, INamedTypeSymbol thread)
+        public PollingHelpers(Compilation compilation, INamedTypeSymbol thread)
         {
-            _bodies = bodies;
+            _assembly = compilation.Assembly;
+            _bodies = new MethodBodies(compilation);
             _thread = thread;
         }
+
+        /// <summary>Declared in this compilation (its body may be read).</summary>
+        public bool IsOwn(IMethodSymbol method) => SymbolEqualityComparer.Default.Equals(method.ContainingAssembly, _assembly);
 
         public bool SleepsInLoop(IMethodSymbol method) => _sleepsInLoop.GetOrAdd(method.OriginalDefinition, Find);
 
