@@ -98,6 +98,26 @@ public class AC0013WhenAnyInLoopTests : RuleTheories<AC0013WhenAnyInLoopAnalyzer
 
     public static TheoryData<string, string> MustNotFlag => new()
     {
+        // A loop that pauses every iteration runs once per interval: a window recorder racing its window against the
+        // recording, then waiting out the pause (or a ticker's race of a delay against a task made before the loop).
+        { "a loop paced by a delay every iteration", """
+            async Task Windows(Func<Task<int>> record, Task exited, TimeSpan pause, CancellationToken token)
+            {
+                while (!token.IsCancellationRequested)
+                {
+                    var done = new TaskCompletionSource<int>();
+                    var recording = record();
+                    await Task.WhenAny(done.Task, recording);
+                    var wait = Task.Delay(pause, token);
+                    if (await Task.WhenAny(wait, exited) == exited) { return; }
+                }
+                while (!token.IsCancellationRequested)
+                {
+                    await Task.WhenAny(record(), exited);
+                    await Task.Delay(pause, token).ConfigureAwait(false);
+                }
+            }
+            """ },
         { "a WhenAny outside a loop", """
             async Task<bool> Once(Task receive, TimeSpan timeout) => await Task.WhenAny(receive, Task.Delay(timeout)) == receive;
             """ },

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Linq;
 using System.Collections.Immutable;
 using AsyncCost.Analyzers.Internal;
 using Microsoft.CodeAnalysis;
@@ -53,7 +54,8 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
         if (!(isWhenAny || isContinueWith)
             || OperationScopes.RepeatingLoop(invocation) is not { } loop
             || OperationScopes.FunctionSymbol(invocation, context.ContainingSymbol) is not { IsAsync: true }
-            || IsBoundedSmall(loop))
+            || IsBoundedSmall(loop)
+            || IsPaced(loop, types))
         {
             return;
         }
@@ -112,6 +114,17 @@ public sealed class AC0013WhenAnyInLoopAnalyzer : DiagnosticAnalyzer
         }
         return perIteration;
     }
+
+    // A loop that pauses every iteration (`await Task.Delay(interval)`, or a ticker's race of a delay against tasks made
+    // before the loop) runs once per interval at most: what its races allocate does not repeat per message.
+    private static bool IsPaced(ILoopOperation loop, WellKnownAsyncTypes types) =>
+        OperationTree.SameMethod(loop.Body).Any(operation => operation switch
+        {
+            IAwaitOperation { Operation: var awaited } => IsDelay(ConfigureAwaitCalls.Unwrap(awaited, types), types),
+            IInvocationOperation { TargetMethod: { Name: "WhenAny", IsStatic: true } method } ticker when SymbolEqualityComparer.Default.Equals(method.ContainingType, types.Task) =>
+                !RacesOperationOfThisIteration(ticker, loop, types, out var delays) && delays,
+            _ => false,
+        });
 
     private static bool IsDelay(IOperation? value, WellKnownAsyncTypes types)
     {
