@@ -38,7 +38,7 @@ internal static class ExitCodes
         (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it; "
             + "a code other than 0 comes with one 'dotnet-asynccost:' message on stderr naming the command)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
-        (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
+        (ExitCode.UsageError, "Unknown command or option, bad or missing value, or --operations contradicting the count a run knows itself."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),
         (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
         (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0."),
@@ -62,6 +62,7 @@ internal static class ExitCodes
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch
     {
+        AsyncCostErrorKind.ValueContradicted => ExitCode.UsageError,
         AsyncCostErrorKind.ProcessNotFound => ExitCode.ProcessNotFound,
         AsyncCostErrorKind.NotDotNetProcess => ExitCode.NotDotNetProcess,
         AsyncCostErrorKind.DiagnosticsDisabled => ExitCode.DiagnosticsDisabled,

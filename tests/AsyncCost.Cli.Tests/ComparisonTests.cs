@@ -136,7 +136,11 @@ public sealed class ComparisonTests
         Assert.Equal(2_048, Compared(comparison, "asyncMethodBytes").After!.Value, precision: 6);
         // Throughput by the commands' own clocks: 320 / 5.2 s against 1,232 / 5.1 s.
         Assert.Equal(1_232 / 5.1 / (320 / 5.2), Compared(comparison, "throughput").Difference!.Ratio!.Value, precision: 9);
-        Assert.Contains("Before and after, per operation (each run's own: 320 and 1,232)", Table(comparison), StringComparison.Ordinal);
+        // Each run's passes did different work under the hop pass's tracing: the title names each pass's count.
+        Assert.Equal("Before and after, per operation (each run's own: 320 in the allocations pass, 300 in the hops pass; and 1,232 in the allocations pass, 1,100 in the hops pass)",
+            comparison.Title);
+        Assert.Equal("Before and after, per operation (each run's own: 320 and 1,232)",
+            Comparison.Create("a.json", Counted(costly, (320, 5.2), (320, 5.4)), "b.json", Counted(fixedTwin, (1_232, 5.1), (1_232, 5.3)), operations: null).Title);
         Assert.StartsWith("ChattyPipeline.Fixed runs 3.9× more operations per second than ChattyPipeline; every difference named is outside its bound and beyond 10 %",
             comparison.Summary(), StringComparison.Ordinal);
         Assert.EndsWith("no change beyond the noise or 10 % in bytes in async methods and thread-pool hops.", comparison.Summary(), StringComparison.Ordinal);
@@ -172,6 +176,46 @@ public sealed class ComparisonTests
         Assert.Matches(@"Budget and measured, per operation \(400 operations\)", Table(comparison));
         // A threshold of 0 fails on any excess beyond the run's bound.
         Assert.Equal(["throughput", "asyncMethodBytes"], Comparison.AgainstBudget("b.json", budget, "pr.json", run, null, threshold: 0).Regressions.Select(f => f.Key));
+    }
+
+    [Fact]
+    public void Each_figure_is_divided_by_its_own_passs_operations_when_the_passes_of_a_run_did_different_work()
+    {
+        // An app that stops itself after 3 s: 6,601,796 calls of 104 B and one hop each untraced, 186,610 under the hop pass's
+        // tracing. Bytes over the hop pass's operations would read 3.7 KB, hops over the allocation pass's 0.03.
+        var run = Counted(Run(Estimate(6_601_796 * 104.0, 6_601_796 * 104.0 * 0.02), 186_610, 600), (6_601_796, 3.0), (186_610, 3.0)) with { RowBasis = RowBasis.EachPass };
+        var budget = new BudgetFile { BudgetVersion = 1, AsyncMethodBytesPerOperation = 50, HopsPerOperation = 2 };
+
+        var comparison = Comparison.AgainstBudget("asynccost-budget.json", budget, "costly.json", run, operations: null, threshold: 0.10);
+
+        Assert.Equal(104, Compared(comparison, "asyncMethodBytes").After!.Value, 9);
+        Assert.Equal(1, Compared(comparison, "hops").After!.Value, 9);
+        Assert.Equal(["asyncMethodBytes"], comparison.Regressions.Select(f => f.Key));
+        Assert.Equal("Budget and measured, per operation (6,601,796 operations in the allocations pass, 186,610 in the hops pass)", comparison.Title);
+        // The fixed twin, which allocates nothing in async methods and never hops, keeps the same budget.
+        var fixedTwin = Counted(Run(Estimate(0, 300_000), 0, 600), (39_284_554, 3.0), (49_096_289, 3.0)) with { RowBasis = RowBasis.EachPass };
+        Assert.Empty(Comparison.AgainstBudget("asynccost-budget.json", budget, "fixed.json", fixedTwin, operations: null, threshold: 0.10).Regressions);
+    }
+
+    [Fact]
+    public void Operations_given_to_compare_count_only_for_a_run_that_knows_none_and_a_contradiction_is_refused()
+    {
+        // Two runs that stopped themselves after 5 s and said so: 288 and 1,040 orders, 6 hops each per order.
+        var costly = Counted(Run(Estimate(288 * 2_048, 20_480), 288 * 6, 600), (288, 5.0), (288, 5.0));
+        var fixedTwin = Counted(Run(Estimate(1_040 * 2_048, 40_960), 1_040 * 6, 600), (1_040, 5.0), (1_040, 5.0));
+
+        var refused = Assert.Throws<OperationsContradictedException>(() => Comparison.Create("costly.json", costly, "fixed.json", fixedTwin, operations: 288));
+        Assert.Equal((288, 1_040), (refused.Given, refused.Known));
+        Assert.StartsWith("--operations 288 contradicts the 1,040 operations fixed.json's allocations pass knows", refused.Message, StringComparison.Ordinal);
+        // A count that agrees with what the runs know is no contradiction; each run's own count divides its figures.
+        Assert.Equal(6, Compared(Comparison.Create("a.json", costly, "b.json", costly, operations: 288), "hops").After!.Value, 9);
+
+        // A run that knows none (attached) takes the given count; the run that knows its own keeps it.
+        var attached = Run(Estimate(1_040 * 2_048, 40_960), 1_040 * 6, 600);
+        var comparison = Comparison.Create("attached.json", attached, "fixed.json", fixedTwin, operations: 1_040);
+        Assert.Equal(ComparisonBasis.PerOperation, comparison.Basis);
+        Assert.Equal((6, 6), (Compared(comparison, "hops").Before!.Value, Compared(comparison, "hops").After!.Value));
+        Assert.Empty(comparison.Regressions);
     }
 
     [Fact]

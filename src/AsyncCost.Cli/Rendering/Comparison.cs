@@ -62,8 +62,8 @@ internal sealed record ComparedFigure(string Key, string Name, Func<double, stri
 /// <summary>What the compared figures count.</summary>
 internal enum ComparisonBasis
 {
-    /// <summary>Per operation: each figure over the operations of the run it came from (the count each report holds per pass,
-    /// printed by the command or given to collect), or over the count given to compare (--operations).</summary>
+    /// <summary>Per operation: each figure over the operations of the pass it came from (the count each report holds per pass,
+    /// printed by the command or given to collect; the count given to compare, --operations, only for a pass that knows none).</summary>
     PerOperation,
 
     /// <summary>Per second of recording: each figure over the time of the pass it came from. No verdict: a rate moves with throughput.</summary>
@@ -85,7 +85,7 @@ internal sealed class Comparison
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
-        (long? Before, long? After) runOperations, (string Before, string After) headings, FindingTimesCompared? findingTimes = null)
+        (string Before, string After) headings, FindingTimesCompared? findingTimes = null)
     {
         FindingTimes = findingTimes;
         Headings = headings;
@@ -95,7 +95,6 @@ internal sealed class Comparison
         Basis = basis;
         Threshold = threshold;
         Figures = figures;
-        RunOperations = runOperations;
     }
 
     public string BeforeName { get; }
@@ -118,19 +117,22 @@ internal sealed class Comparison
     /// <summary>What the two columns are: ("Before", "After"), or ("Budget", "Measured") against a budget file.</summary>
     public (string Before, string After) Headings { get; }
 
-    /// <summary>Each run's operations as the title names them (its first pass's), on a per-operation basis.</summary>
-    private (long? Before, long? After) RunOperations { get; }
+    /// <summary>Each run's distinct operation counts by pass: one when its passes did the same work, each pass's otherwise.</summary>
+    private (IReadOnlyList<PassSummary> Before, IReadOnlyList<PassSummary> After) PassOperations { get; init; } = ([], []);
 
     /// <summary>The judged figures that got worse beyond their bounds and the threshold (what --fail-on-regression fails on).</summary>
     public IReadOnlyList<ComparedFigure> Regressions => [.. Figures.Where(f => Judge(f) == Judgement.Regressed)];
 
     /// <summary>
-    /// The two runs on one basis: per operation when the operations are known (given to compare, or held by both reports for
-    /// every pass: each figure is then divided by the operations of the run it came from, so runs of different length compare
-    /// like for like); else per second of each figure's own pass, with no verdict, since a fix that runs faster does more of
+    /// The two runs on one basis: per operation when every pass of both reports knows its operations (its own, or the count
+    /// given to compare for a pass that knows none): each figure is then divided by the operations of the pass it came from
+    /// (<see cref="PassBasis"/>), so runs of different length, and passes of one run that did different work, compare like
+    /// for like; else per second of each figure's own pass, with no verdict, since a fix that runs faster does more of
     /// everything per second.
     /// </summary>
-    /// <param name="operations">How many operations each run did (positive), or null to use the reports' own counts.</param>
+    /// <param name="operations">How many operations each run did (positive), for the passes that know none; null to use the
+    /// reports' own counts alone.</param>
+    /// <exception cref="OperationsContradictedException">A pass knows a count other than <paramref name="operations"/>.</exception>
     /// <param name="threshold">The smallest relative change judged (see <see cref="Threshold"/>).</param>
     /// <param name="findings">The analyzer findings of the first run's code, whose time is shown in both runs; null for none.</param>
     public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations,
@@ -138,12 +140,12 @@ internal sealed class Comparison
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
-        var basis = operations is not null || (KnowsOperations(before) && KnowsOperations(after)) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
+        before = PassBasis.WithGivenOperations(before, operations, Path.GetFileName(beforeName));
+        after = PassBasis.WithGivenOperations(after, operations, Path.GetFileName(afterName));
+        var basis = PassBasis.KnowsOperations(before) && PassBasis.KnowsOperations(after) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
         var perOperation = basis == ComparisonBasis.PerOperation;
         var suffix = perOperation ? " per op" : "/s";
-        Figure? OnBasis(Figure? figure, AsyncCostReport report) => figure is null ? null : perOperation
-            ? (operations ?? PassOf(report, figure.Source)?.Operations) is { } count ? figure.Per(count) : null
-            : Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null;
+        Figure? OnBasis(Figure? figure, AsyncCostReport report) => perOperation ? PassBasis.PerOperation(figure, report) : PassBasis.PerSecond(figure, report);
         ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, FigureRole role = FigureRole.Shown) =>
             new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), perOperation, role);
         ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) =>
@@ -151,7 +153,7 @@ internal sealed class Comparison
         List<ComparedFigure> figures = [];
         if (perOperation)
         {
-            var (beforeRate, afterRate) = Throughput(before, after, operations);
+            var (beforeRate, afterRate) = Throughput(before, after);
             figures.Add(new("throughput", "Throughput (ops/s)", Rate, beforeRate, afterRate, Role: FigureRole.Judged, HigherIsBetter: true));
         }
 
@@ -165,10 +167,10 @@ internal sealed class Comparison
             Switches("voluntaryContextSwitches", "Voluntary context switches", r => r.Totals.VoluntaryContextSwitches),
             Switches("involuntaryContextSwitches", "Involuntary context switches", r => r.Totals.InvoluntaryContextSwitches),
         ]);
-        (long?, long?) runOperations = (operations ?? TimingPass(before)?.Operations, operations ?? TimingPass(after)?.Operations);
         if (perOperation)
         {
-            figures.Add(new("operations", "Operations", Fraction, Count(runOperations.Item1), Count(runOperations.Item2)));
+            // The timing pass's operations, the throughput's (each figure above is over its own pass's; the title names them all).
+            figures.Add(new("operations", "Operations", Fraction, Count(TimingPass(before)?.Operations), Count(TimingPass(after)?.Operations)));
         }
 
         figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
@@ -176,14 +178,17 @@ internal sealed class Comparison
         // A finding's time is per operation when every pass of its report knows its operations, else per second: each report
         // is given the comparison's basis, so both times are on it.
         AsyncCostReport OnComparisonBasis(AsyncCostReport report) =>
-            report with { Passes = [.. report.Passes.Select(p => p with { Operations = perOperation ? operations ?? p.Operations : null })] };
+            perOperation ? report : report with { Passes = [.. report.Passes.Select(p => p with { Operations = null })] };
         FindingTimesCompared? findingTimes = null;
         if (findings is not null)
         {
             var beforeOnBasis = OnComparisonBasis(before);
             findingTimes = new(beforeOnBasis, FindingTimeChanges.Between(findings, beforeOnBasis, OnComparisonBasis(after), threshold), findings.Count);
         }
-        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null), ("Before", "After"), findingTimes);
+        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, ("Before", "After"), findingTimes)
+        {
+            PassOperations = (DistinctOperations(before), DistinctOperations(after)),
+        };
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
     }
@@ -199,17 +204,17 @@ internal sealed class Comparison
         var measured = Create(runName, run, runName, run, operations, threshold);
         if (measured.Basis == ComparisonBasis.PerSecond)
         {
-            return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], (null, null), ("Budget", "Measured"));
+            return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], ("Budget", "Measured"));
         }
 
         List<ComparedFigure> figures = [.. measured.Figures
             .Where(f => f.After is not null && budget.LimitOf(f.Key) is not null)
             .Select(f => f with { Before = f.After! with { Value = budget.LimitOf(f.Key)!.Value, ErrorBound = 0, Sampled = false, Samples = 0 } })];
-        return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, (null, measured.RunOperations.After), ("Budget", "Measured"));
+        return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, ("Budget", "Measured"))
+        {
+            PassOperations = ([], measured.PassOperations.After),
+        };
     }
-
-    /// <summary>True when the report holds the operations of every pass (each a run of a launched command that said them).</summary>
-    private static bool KnowsOperations(AsyncCostReport report) => report.Passes.Count > 0 && report.Passes.All(p => p.Operations is not null);
 
     /// <summary>The pass whose run a throughput is timed on: the allocation pass's (TPL events off, so the app runs as it
     /// does untraced), else the first.</summary>
@@ -221,16 +226,15 @@ internal sealed class Comparison
     /// ("asynccost: N operations in S s", start-up excluded), else over each pass's recording (start-up included in both).
     /// Exact for the run it timed; no bound says how far a rerun moves it, so only a change beyond the threshold is judged.
     /// </summary>
-    private static (Figure? Before, Figure? After) Throughput(AsyncCostReport before, AsyncCostReport after, long? operations)
+    private static (Figure? Before, Figure? After) Throughput(AsyncCostReport before, AsyncCostReport after)
     {
         if (TimingPass(before) is not { } beforePass || TimingPass(after) is not { } afterPass)
         {
             return (null, null);
         }
 
-        var ownClock = beforePass.OperationSeconds is not null && afterPass.OperationSeconds is not null
-            && (operations is null || (beforePass.Operations == operations && afterPass.Operations == operations));
-        Figure? Rate(PassSummary pass) => (operations ?? pass.Operations) is { } count
+        var ownClock = beforePass.OperationSeconds is not null && afterPass.OperationSeconds is not null;
+        Figure? Rate(PassSummary pass) => pass.Operations is { } count
             && (ownClock ? pass.OperationSeconds!.Value : pass.Duration.TotalSeconds) is > 0 and var seconds
             ? Figure.Exact(count / seconds, SourceOf(pass.Pass)) : null;
         return (Rate(beforePass), Rate(afterPass));
@@ -242,14 +246,6 @@ internal sealed class Comparison
         MeasurementPasses.Cpu => FigureSource.CpuPass,
         _ => FigureSource.AllocationPass,
     };
-
-    /// <summary>The pass a figure of the report came from; for /proc figures, the first (a launched command's switches are
-    /// its first run's).</summary>
-    private static PassSummary? PassOf(AsyncCostReport report, FigureSource source)
-    {
-        var pass = source.Pass();
-        return pass == MeasurementPasses.None ? (report.Passes.Count > 0 ? report.Passes[0] : null) : report.Passes.FirstOrDefault(p => p.Pass == pass);
-    }
 
     /// <summary>What the comparison concludes about a figure (see <see cref="Judgement"/>).</summary>
     public Judgement Judge(ComparedFigure figure)
@@ -265,13 +261,6 @@ internal sealed class Comparison
             _ => Judgement.Unchanged,
         };
     }
-
-    /// <summary>The seconds a figure of the report was counted over: its pass's (a windowed hop pass's with the time between
-    /// its windows, which its counts are scaled to), or the whole session's for /proc figures.</summary>
-    private static double Seconds(AsyncCostReport report, FigureSource source) =>
-        source != FigureSource.OperatingSystem && PassOf(report, source) is { } summary
-            ? (summary.Duration + (summary.Unrecorded ?? TimeSpan.Zero)).TotalSeconds
-            : report.Duration.TotalSeconds;
 
     /// <summary>
     /// What changed, in one sentence, from each figure's <see cref="Judge"/>: throughput first, then each cost per operation
@@ -370,13 +359,28 @@ internal sealed class Comparison
     /// <summary>What the figures count, as a heading: "Before and after, per operation (400 operations each)".</summary>
     public string Title => Basis switch
     {
-        ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({Count(RunOperations.After)} operations)",
-        ComparisonBasis.PerOperation when Operations is { } given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
-        ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {Count(RunOperations.Before)} and {Count(RunOperations.After)})",
+        ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({OperationsText(PassOperations.After, noun: true)})",
+        ComparisonBasis.PerOperation when Operations is { } given && PassOperations is ([{ Operations: var b }], [{ Operations: var a }]) && a == given && b == given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
+        ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {OperationsText(PassOperations.Before, noun: false)}"
+            + $"{(PassOperations.Before.Count > 1 ? ";" : "")} and {OperationsText(PassOperations.After, noun: false)})",
         _ => "Before and after, per second of recording",
     };
 
-    private static string Count(long? count) => count is { } value ? Numbers.Count(value) : "?";
+    /// <summary>The passes that know their operations: the first alone when all say the same count.</summary>
+    private static List<PassSummary> DistinctOperations(AsyncCostReport report)
+    {
+        var counted = report.Passes.Where(p => p.Operations is not null).ToList();
+        return counted.Select(p => p.Operations).Distinct().Count() > 1 ? counted : [.. counted.Take(1)];
+    }
+
+    /// <summary>A run's operations: "1,168 (operations)", or, when its passes did different work, each pass's ("10,243,369
+    /// (operations) in the allocations pass, 188,002 in the hops pass"), since each figure is over its own pass's.</summary>
+    private static string OperationsText(IReadOnlyList<PassSummary> passes, bool noun) => passes.Count switch
+    {
+        0 => "?" + (noun ? " operations" : ""),
+        1 => Numbers.Count(passes[0].Operations!.Value) + (noun ? " operations" : ""),
+        _ => string.Join(", ", passes.Select((p, i) => $"{Numbers.Count(p.Operations!.Value)}{(i == 0 && noun ? " operations" : "")} in the {ReportDocument.PassName(p.Pass)} pass")),
+    };
 
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
@@ -388,7 +392,7 @@ internal sealed class Comparison
                 + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session, "
                 + "a count that moves with the machine's load (marked load)."
                 + (Basis == ComparisonBasis.PerSecond ? " Per second: each figure over its own pass's recording time."
-                    : " Per operation: each figure over the operations of the run it came from. Throughput: operations per second of the "
+                    : " Per operation: each figure over the operations of the pass it came from. Throughput: operations per second of the "
                     + "allocation pass's run, by the command's own clock when both said it ('asynccost: N operations in S s'), else over "
                     + "the recording; no bound says how far a rerun moves it, so a change is named only beyond " + ThresholdText + "."),
         };
