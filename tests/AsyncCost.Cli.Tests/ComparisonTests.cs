@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
+using AsyncCost.Cli.Commands;
 using AsyncCost.Cli.Tests.Infrastructure;
 using AsyncCost.Cli.Rendering;
 using AsyncCost.Findings;
@@ -195,6 +196,15 @@ public sealed class ComparisonTests
         // The fixed twin, which allocates nothing in async methods and never hops, keeps the same budget.
         var fixedTwin = Counted(Run(Estimate(0, 300_000), 0, 600), (39_284_554, 3.0), (49_096_289, 3.0)) with { RowBasis = RowBasis.EachPass };
         Assert.Empty(Comparison.AgainstBudget("asynccost-budget.json", budget, "fixed.json", fixedTwin, operations: null, threshold: 0.10).Regressions);
+
+        // Measured without its hop pass, the run has no hops to hold to the budget's limit: the gate says so, and judges nothing.
+        var allocationsOnly = run with { Passes = [run.Passes[0]], Totals = new ProcessTotals() };
+        var unheld = Comparison.AgainstBudget("asynccost-budget.json", budget with { AsyncMethodBytesPerOperation = 200 }, "pr.json", allocationsOnly, operations: null, threshold: 0.10);
+        Assert.Equal(["hops"], unheld.UnheldLimits.Select(f => f.Key));
+        Assert.Matches(@"Thread-pool hops per op\s+2\s+-", Table(unheld));
+        using var error = new StringWriter();
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unheld, githubAnnotations: false, TextWriter.Null, error, width: 400));
+        Assert.Contains("cannot hold pr to asynccost-budget: the budget limits Thread-pool hops per op, which the run has no figure for", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -57,4 +57,14 @@ public sealed class SelfTimedRunGateTests
         Assert.True(contradicted.ExitCode == 2, contradicted.ToString());
         Assert.Contains($"--operations 288 contradicts the {operations[0].ToString("N0", CultureInfo.InvariantCulture)} operations costly.json's allocations pass knows", Expect.Messages(contradicted.StandardError)[0], StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Collect_refuses_operations_that_contradict_the_count_the_command_printed()
+    {
+        var result = await ChildProcess.RunToolAsync("collect", "--passes", "allocations", "--operations", "5", "--", "dotnet", Repository.WorkloadDll, "yield", "1000", "--for-seconds=0.2");
+
+        Assert.True(result.ExitCode == 2, result.ToString());
+        Assert.Matches(@"^dotnet-asynccost: --operations 5 contradicts the [0-9,]+ operations the command's run in its allocations pass knows",
+            Assert.Single(Expect.Messages(result.StandardError), m => m.StartsWith("dotnet-asynccost:", StringComparison.Ordinal)));
+    }
 }

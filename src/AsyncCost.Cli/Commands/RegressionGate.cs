@@ -21,6 +21,16 @@ internal static class RegressionGate
             return ExitCode.NothingToJudge;
         }
 
+        if (comparison.UnheldLimits.Count > 0)
+        {
+            var message = $"cannot hold {Path.GetFileNameWithoutExtension(comparison.AfterName)} to {Path.GetFileNameWithoutExtension(comparison.BeforeName)}: "
+                + $"the budget limits {string.Join(", ", comparison.UnheldLimits.Select(f => f.Name))}, which the run has no figure for "
+                + "(the pass that measures it did not run: collect runs allocations and hops unless --passes says otherwise).";
+            error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + message, width));
+            Annotate(githubAnnotations, output, "AsyncCost gate", message);
+            return ExitCode.NothingToJudge;
+        }
+
         var lines = comparison.RegressionLines();
         if (lines.Count == 0)
         {

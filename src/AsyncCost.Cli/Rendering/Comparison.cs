@@ -207,14 +207,23 @@ internal sealed class Comparison
             return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], ("Budget", "Measured"));
         }
 
+        // A limit whose figure the run lacks (its pass did not run) keeps its row, with nothing measured: the gate says so.
         List<ComparedFigure> figures = [.. measured.Figures
-            .Where(f => f.After is not null && budget.LimitOf(f.Key) is not null)
-            .Select(f => f with { Before = f.After! with { Value = budget.LimitOf(f.Key)!.Value, ErrorBound = 0, Sampled = false, Samples = 0 } })];
+            .Where(f => budget.LimitOf(f.Key) is not null)
+            .Select(f => f with { Before = Limit(budget.LimitOf(f.Key)!.Value, f.After) })];
         return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, ("Budget", "Measured"))
         {
             PassOperations = ([], measured.PassOperations.After),
         };
     }
+
+    /// <summary>A budget's limit as a figure beside the run's: exact, from the run's own pass, so the two compare.</summary>
+    private static Figure Limit(double limit, Figure? measured) =>
+        measured is null ? Figure.Exact(limit, FigureSource.OperatingSystem) : measured with { Value = limit, ErrorBound = 0, Sampled = false, Samples = 0 };
+
+    /// <summary>Against a budget: the limits whose figure the run lacks (the pass that measures it did not run), which the
+    /// gate cannot hold it to; empty for two runs.</summary>
+    public IReadOnlyList<ComparedFigure> UnheldLimits => Headings.Before == "Budget" ? [.. Figures.Where(f => f.After is null)] : [];
 
     /// <summary>The pass whose run a throughput is timed on: the allocation pass's (TPL events off, so the app runs as it
     /// does untraced), else the first.</summary>
