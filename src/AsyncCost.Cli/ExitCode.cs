@@ -57,7 +57,7 @@ internal static class ExitCodes
         (ExitCode.NoRuntimeStarted, "The launched command exited before a .NET runtime started in it (the message gives its own exit code): nothing was measured, with or without --duration."),
         (ExitCode.RegressionFound, "compare --fail-on-regression: throughput or a cost per operation got worse beyond its bound and the threshold (stderr names each)."),
         (ExitCode.NothingToJudge, "compare --fail-on-regression: the runs' operations are unknown, so they can be compared only per second, which judges nothing "
-            + "(give --operations N, or let each run print 'asynccost: N operations'), or a budget limits a figure the run has none of (its pass did not run)."),
+            + "(give --operations N, or let each run print 'asynccost: N operations'), or a budget limits a figure the run has none of (its pass did not run), or the two reports are the same."),
     ];
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch

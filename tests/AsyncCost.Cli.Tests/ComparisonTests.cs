@@ -218,7 +218,17 @@ public sealed class ComparisonTests
         Assert.Equal((288, 1_040), (refused.Given, refused.Known));
         Assert.StartsWith("--operations 288 contradicts the 1,040 operations fixed.json's allocations pass knows", refused.Message, StringComparison.Ordinal);
         // A count that agrees with what the runs know is no contradiction; each run's own count divides its figures.
-        Assert.Equal(6, Compared(Comparison.Create("a.json", costly, "b.json", costly, operations: 288), "hops").After!.Value, 9);
+        var itself = Comparison.Create("a.json", costly, "b.json", costly, operations: 288);
+        Assert.Equal(6, Compared(itself, "hops").After!.Value, 9);
+        // One report twice is named as such, and the gate judges nothing on it.
+        Assert.True(itself.SameReport);
+        Assert.StartsWith("a.json and b.json are the same report", itself.Summary(), StringComparison.Ordinal);
+        using (var error = new StringWriter())
+        {
+            Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(itself, githubAnnotations: false, TextWriter.Null, error, width: 400));
+            Assert.Contains("a.json and b.json are the same report", error.ToString(), StringComparison.Ordinal);
+        }
+        Assert.False(Comparison.Create("a.json", costly, "b.json", fixedTwin, operations: null).SameReport);
 
         // A run that knows none (attached) takes the given count; the run that knows its own keeps it.
         var attached = Run(Estimate(1_040 * 2_048, 40_960), 1_040 * 6, 600);

@@ -89,6 +89,11 @@ internal static class CompareCommand
                 ? Comparison.AgainstBudget(beforePath, ReadBudget(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100)
                 : Comparison.Create(beforePath, ReadReport(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100,
                     sarifPaths.Length > 0 ? ReadSarif(sarifPaths) : ReadFindings(beforePath, first));
+            if (comparison.SameReport)
+            {
+                ErrorOutput.WriteLine($"dotnet-asynccost: warning: {beforePath} and {afterPath} are the same report: a run compared with itself shows no change.");
+            }
+
             switch (chosenFormat)
             {
                 case ReportFormat.Markdown:

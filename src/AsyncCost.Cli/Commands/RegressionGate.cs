@@ -21,6 +21,15 @@ internal static class RegressionGate
             return ExitCode.NothingToJudge;
         }
 
+        if (comparison.SameReport)
+        {
+            var same = $"cannot judge a regression: {comparison.BeforeName} and {comparison.AfterName} are the same report, and a run compared with itself "
+                + "passes any gate. Give the report of the other run.";
+            error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + same, width));
+            Annotate(githubAnnotations, output, "AsyncCost gate", same);
+            return ExitCode.NothingToJudge;
+        }
+
         if (comparison.UnheldLimits.Count > 0)
         {
             var message = $"cannot hold {Path.GetFileNameWithoutExtension(comparison.AfterName)} to {Path.GetFileNameWithoutExtension(comparison.BeforeName)}: "

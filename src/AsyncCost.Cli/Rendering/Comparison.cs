@@ -114,6 +114,9 @@ internal sealed class Comparison
     /// <summary>The first run's analyzer findings with their time in both runs, when compare was given them; null otherwise.</summary>
     public FindingTimesCompared? FindingTimes { get; }
 
+    /// <summary>True when the two reports are one and the same (a file compared with itself, or with a copy of it).</summary>
+    public bool SameReport { get; private init; }
+
     /// <summary>What the two columns are: ("Before", "After"), or ("Budget", "Measured") against a budget file.</summary>
     public (string Before, string After) Headings { get; }
 
@@ -140,6 +143,7 @@ internal sealed class Comparison
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
+        var sameReport = AsyncCostReportJson.Serialize(before) == AsyncCostReportJson.Serialize(after);
         before = PassBasis.WithGivenOperations(before, operations, Path.GetFileName(beforeName));
         after = PassBasis.WithGivenOperations(after, operations, Path.GetFileName(afterName));
         var basis = PassBasis.KnowsOperations(before) && PassBasis.KnowsOperations(after) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
@@ -188,6 +192,7 @@ internal sealed class Comparison
         return new Comparison(beforeName, afterName, operations, basis, threshold, figures, ("Before", "After"), findingTimes)
         {
             PassOperations = (DistinctOperations(before), DistinctOperations(after)),
+            SameReport = sameReport,
         };
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
@@ -280,6 +285,12 @@ internal sealed class Comparison
     public string Summary()
     {
         string before = Headings.Before == "Budget" ? $"its budget ({RunName(BeforeName)})" : RunName(BeforeName), after = RunName(AfterName);
+        if (SameReport)
+        {
+            return $"{BeforeName} and {AfterName} are the same report: a run compared with itself shows no change by construction, "
+                + "so this says nothing about the code. Give the report of the other run (the fix, or the main branch's).";
+        }
+
         if (Basis == ComparisonBasis.PerSecond)
         {
             return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, cut by --duration, or a command "
