@@ -264,7 +264,83 @@ public sealed class ComparisonTests
         var schema = await ChildProcess.RunToolAsync("schema", "--budget");
         Assert.Equal(0, schema.ExitCode);
         var properties = JsonNode.Parse(schema.StandardOutput)!["properties"]!.AsObject().Select(p => p.Key);
-        Assert.Equal(["$schema", "budgetVersion", "minimumThroughput", "asyncMethodBytesPerOperation", "hopsPerOperation"], properties);
+        Assert.Equal(["$schema", "budgetVersion", "minimumThroughput", "asyncMethodBytesPerOperation", "hopsPerOperation", "methods"], properties);
+
+        // A trailing comma is a JSON error that names the file, the line and the field before it, not "cannot read report".
+        var trailingComma = directory.File("trailing.json");
+        await File.WriteAllTextAsync(trailingComma, "{\n  \"budgetVersion\": 1,\n  \"hopsPerOperation\": 6,\n}\n");
+        var comma = await ChildProcess.RunToolAsync("compare", trailingComma, run);
+        Assert.Equal(24, comma.ExitCode);
+        Assert.Equal($"dotnet-asynccost: Cannot read {trailingComma}: it is not valid JSON at line 4, column 1, after the field \"hopsPerOperation\" (a trailing comma, or a missing comma, quote or value?).",
+            Assert.Single(Expect.Messages(comma.StandardError)));
+    }
+
+    [Theory]
+    [InlineData("""{ "budgetVersion": 1 }""", "it sets no limit, so it would hold the run to nothing")]
+    [InlineData("""{ "budgetVersion": 1, "asyncMethodBytesPerOperation": -50 }""", "asyncMethodBytesPerOperation is -50: a limit is 0 or more")]
+    [InlineData("""{ "budgetVersion": 1, "minimumThroughput": -5 }""", "minimumThroughput is -5: a limit is 0 or more")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOperation": null }""", "hopsPerOperation must be a number, not null")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOperation": "7" }""", "hopsPerOperation must be a number, not \"7\"")]
+    [InlineData("""{ "budgetVersion": 2, "hopsPerOperation": 7 }""", "budgetVersion 2 is not 1")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOp": 7 }""", "hopsPerOp is not a budget field (known: $schema, budgetVersion, minimumThroughput, asyncMethodBytesPerOperation, hopsPerOperation, methods)")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { "bytesPerOp": 50 } } }""", "methods.Shop.Orders.ReserveAsync.bytesPerOp is not a method limit (known: bytesPerOperation, hopsPerOperation, blockingWaitsPerOperation)")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { "bytesPerOperation": -1 } } }""", "methods.Shop.Orders.ReserveAsync.bytesPerOperation is -1")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": 50 } }""", "methods.Shop.Orders.ReserveAsync must be an object of limits")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { } } }""", "methods.Shop.Orders.ReserveAsync sets no limit")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "ReserveAsync()": { "hopsPerOperation": 1 } } }""", "methods: \"ReserveAsync()\" is not a method key")]
+    public void A_budget_that_would_hold_nothing_or_names_a_field_wrongly_is_refused_naming_the_file_and_the_field(string json, string why)
+    {
+        var refused = Assert.Throws<CliException>(() => BudgetFile.Read(JsonNode.Parse(json)!.AsObject(), "asynccost-budget.json"));
+
+        Assert.Equal(ExitCode.ReportFileInvalid, refused.ExitCode);
+        Assert.StartsWith("Cannot read budget asynccost-budget.json: " + why, refused.Message, StringComparison.Ordinal);
+        // The field is named in the file's words, never by a type of this tool.
+        Assert.DoesNotContain("AsyncCost.", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_budgets_method_limits_hold_each_methods_figures_per_operation_of_their_own_pass_and_a_misspelt_method_is_no_such_method()
+    {
+        // 400 operations in both passes: ReserveAsync allocates 104 B and hops once per operation; AuditAsync ran without a row.
+        var run = Counted(Run(Estimate(400 * 104, 400 * 2), 400, 600), (400, 4), (400, 5)) with
+        {
+            Methods =
+            [
+                new MethodCost
+                {
+                    MethodKey = "Shop.Orders.ReserveAsync", DisplayName = "Shop.Orders.ReserveAsync", Bytes = Estimate(400 * 104, 400 * 2),
+                    Hops = Figure.Exact(400, FigureSource.HopPass), BlockingWaits = Figure.Exact(0, FigureSource.HopPass),
+                },
+            ],
+            MethodsThatRan = ["Shop.Orders.AuditAsync", "Shop.Orders.ReserveAsync"],
+        };
+        var budget = new BudgetFile
+        {
+            BudgetVersion = 1,
+            Methods = new Dictionary<string, MethodLimits>
+            {
+                ["Shop.Orders.ReserveAsync"] = new() { BytesPerOperation = 50, HopsPerOperation = 1, BlockingWaitsPerOperation = 0 },
+                ["Shop.Orders.AuditAsync"] = new() { BytesPerOperation = 0, HopsPerOperation = 0 },
+            },
+        };
+
+        var comparison = Comparison.AgainstBudget("asynccost-budget.json", budget, "pr.json", run, operations: null, threshold: 0.10);
+
+        Assert.Equal(104, Compared(comparison, "method:Shop.Orders.ReserveAsync:bytes").After!.Value, 9);
+        Assert.Equal(["method:Shop.Orders.ReserveAsync:bytes"], comparison.Regressions.Select(f => f.Key));
+        Assert.Contains("over the budget's method limits: Shop.Orders.ReserveAsync bytes per op ~104 B", comparison.Summary(), StringComparison.Ordinal);
+        // A method that ran unseen cost nothing its passes could see: 0 hops exactly, 0 bytes within the unsampled bound.
+        Assert.Equal(0, Compared(comparison, "method:Shop.Orders.AuditAsync:hops").After!.Value);
+        Assert.Empty(comparison.UnheldLimits);
+
+        // A misspelt key is no method of the run, for every kind of limit: the gate says so, with the nearest names.
+        var misspelt = budget with { Methods = new Dictionary<string, MethodLimits> { ["Shop.Orders.ReserveAsnyc"] = new() { BytesPerOperation = 200, HopsPerOperation = 2, BlockingWaitsPerOperation = 1 } } };
+        var unknown = Comparison.AgainstBudget("asynccost-budget.json", misspelt, "pr.json", run, operations: null, threshold: 0.10);
+        Assert.Equal(3, unknown.UnheldLimits.Count);
+        using var error = new StringWriter();
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unknown, githubAnnotations: false, TextWriter.Null, error, width: 1_000));
+        Assert.Contains("the budget limits Shop.Orders.ReserveAsnyc bytes per op, no such method in pr: no row and no method its trace names has the key "
+            + "Shop.Orders.ReserveAsnyc (nearest: Shop.Orders.ReserveAsync, Shop.Orders.AuditAsync)", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -33,8 +33,9 @@ internal static class RegressionGate
         if (comparison.UnheldLimits.Count > 0)
         {
             var message = $"cannot hold {Path.GetFileNameWithoutExtension(comparison.AfterName)} to {Path.GetFileNameWithoutExtension(comparison.BeforeName)}: "
-                + $"the budget limits {string.Join(", ", comparison.UnheldLimits.Select(f => f.Name))}, which the run has no figure for "
-                + "(the pass that measures it did not run: collect runs allocations and hops unless --passes says otherwise).";
+                + string.Join("; ", comparison.UnheldLimits.Select(f => $"the budget limits {f.Name}, " + (f.Unmeasured
+                    ?? "which the run has no figure for (the pass that measures it did not run: collect runs allocations and hops unless --passes says otherwise)")))
+                + ".";
             error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + message, width));
             Annotate(githubAnnotations, output, "AsyncCost gate", message);
             return ExitCode.NothingToJudge;

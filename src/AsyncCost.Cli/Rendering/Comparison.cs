@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using AsyncCost.Attribution;
 using AsyncCost.Findings;
 using AsyncCost.Report;
 
@@ -49,6 +50,10 @@ internal enum Judgement
 internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false,
     FigureRole Role = FigureRole.Shown, bool HigherIsBetter = false)
 {
+    /// <summary>Why a budget's limit has no measured figure beside it (no such method in the run), when another reason than
+    /// the pass that measures it not having run.</summary>
+    public string? Unmeasured { get; init; }
+
     /// <summary>The two runs' difference, when both have the figure.</summary>
     public FigureDifference? Difference => Before is not null && After is not null ? new FigureDifference(Before, After) : null;
 
@@ -206,7 +211,8 @@ internal sealed class Comparison
     public static Comparison AgainstBudget(string budgetName, BudgetFile budget, string runName, AsyncCostReport run, long? operations, double threshold)
     {
         ArgumentNullException.ThrowIfNull(budget);
-        var measured = Create(runName, run, runName, run, operations, threshold);
+        run = PassBasis.WithGivenOperations(run, operations, Path.GetFileName(runName));
+        var measured = Create(runName, run, runName, run, operations: null, threshold);
         if (measured.Basis == ComparisonBasis.PerSecond)
         {
             return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], ("Budget", "Measured"));
@@ -216,10 +222,50 @@ internal sealed class Comparison
         List<ComparedFigure> figures = [.. measured.Figures
             .Where(f => budget.LimitOf(f.Key) is not null)
             .Select(f => f with { Before = Limit(budget.LimitOf(f.Key)!.Value, f.After) })];
+        foreach (var (key, limits) in budget.Methods ?? new Dictionary<string, MethodLimits>())
+        {
+            figures.AddRange(MethodFigures(key, limits, runName, run));
+        }
         return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, ("Budget", "Measured"))
         {
             PassOperations = ([], measured.PassOperations.After),
         };
+    }
+
+    /// <summary>
+    /// One method's limits beside its figures per operation of their own passes: its row's, or, for a method that ran without
+    /// a row (its calls completed synchronously without allocating), nothing its passes could see: 0 hops and waits exactly, 0
+    /// bytes within the bound of a sample never drawn. A key that is neither a row nor among the methods the run's method
+    /// events name is no method of the run: its figures are missing, and why (with the nearest names) goes with them.
+    /// </summary>
+    private static IEnumerable<ComparedFigure> MethodFigures(string key, MethodLimits limits, string runName, AsyncCostReport run)
+    {
+        var rows = run.Methods.Where(m => m.MethodKey == key).ToList();
+        var row = rows.Count > 1 ? MethodCost.Combine(rows, key, rows[0].DisplayName) : rows.FirstOrDefault();
+        var ran = row is not null || run.MethodsThatRan.Contains(key, StringComparer.Ordinal);
+        var hopPassRan = run.Passes.Any(p => p.Pass == MeasurementPasses.Hops);
+        Figure? NothingSeen(Figure? figure, FigureSource source) =>
+            figure ?? (source == FigureSource.HopPass ? (hopPassRan ? Figure.Exact(0, FigureSource.HopPass) : null) : ReportFigures.UnsampledBytes(run));
+        var unmeasured = ran ? null
+            : $"no such method in {RunName(runName)}: no row and no method its trace names has the key {key}"
+                + (NearestNames.Of(key, run.Methods.Select(m => m.MethodKey).Concat(run.MethodsThatRan)) is { Count: > 0 } nearest ? $" (nearest: {string.Join(", ", nearest)})" : "");
+        (string Key, string Name, Func<double, string> Format, double? Limit, Figure? Measured)[] figures =
+        [
+            ("bytes", "bytes per op", Numbers.Bytes, limits.BytesPerOperation, NothingSeen(row?.Bytes, FigureSource.AllocationPass)),
+            ("hops", "hops per op", Fraction, limits.HopsPerOperation, NothingSeen(row?.Hops, FigureSource.HopPass)),
+            ("blockingWaits", "blocking waits per op", Fraction, limits.BlockingWaitsPerOperation, NothingSeen(row?.BlockingWaits, FigureSource.HopPass)),
+        ];
+        foreach (var (figureKey, name, format, limit, measured) in figures)
+        {
+            if (limit is { } value)
+            {
+                var perOperation = ran ? PassBasis.PerOperation(measured, run) : null;
+                yield return new ComparedFigure($"method:{key}:{figureKey}", $"{key} {name}", format, Limit(value, perOperation), perOperation, PerOperation: true, FigureRole.Judged)
+                {
+                    Unmeasured = unmeasured,
+                };
+            }
+        }
     }
 
     /// <summary>A budget's limit as a figure beside the run's: exact, from the run's own pass, so the two compare.</summary>
@@ -350,6 +396,13 @@ internal sealed class Comparison
         if (switches is not null && switchChange is null)
         {
             sentence += $"; context switches, a count that moves with the machine's load, differ by less than {tolerance}";
+        }
+
+        // A budget's per-method limits: the ones exceeded are named, as the gate names them.
+        var methodsOver = Figures.Where(f => f.Key.StartsWith("method:", StringComparison.Ordinal) && Judge(f) == Judgement.Regressed).ToList();
+        if (methodsOver.Count > 0)
+        {
+            sentence += $"; over the budget's method limits: {JoinAnd([.. methodsOver.Select(f => $"{f.Name} {Numbers.Figure(f.After, f.Format)} against {Numbers.Figure(f.Before, f.Format)}")])}";
         }
 
         return sentence + ".";

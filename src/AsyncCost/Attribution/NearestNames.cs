@@ -5,7 +5,7 @@ namespace AsyncCost.Attribution;
 /// substitutions, each 1), compared with as many trailing dot-separated segments of each candidate as the name has, so
 /// "Orders.ReserveAsnyc" finds "Shop.Orders.ReserveAsync" without its namespace.
 /// </summary>
-internal static class NearestNames
+public static class NearestNames
 {
     /// <summary>Up to <paramref name="count"/> candidates nearest <paramref name="name"/>, nearest first (ties in ordinal order).</summary>
     public static IReadOnlyList<string> Of(string name, IEnumerable<string> candidates, int count = 3)
