@@ -38,7 +38,7 @@ internal static class ExitCodes
         (ExitCode.Success, "Success (collect -- <command>: the command's own exit code, or 0 when you stopped it; "
             + "a code other than 0 comes with one 'dotnet-asynccost:' message on stderr naming the command)."),
         (ExitCode.UnexpectedError, "Unexpected error (a bug: please report it)."),
-        (ExitCode.UsageError, "Unknown command or option, bad or missing value."),
+        (ExitCode.UsageError, "Unknown command or option, bad or missing value, or --operations contradicting the count a run knows itself."),
         (ExitCode.ProcessNotFound, "No process with that id or name."),
         (ExitCode.NotDotNetProcess, "Not a .NET process, or a launched command never connected to the diagnostic port."),
         (ExitCode.DiagnosticsDisabled, "The process runs with DOTNET_EnableDiagnostics=0 or DOTNET_EnableDiagnostics_IPC=0."),
@@ -57,11 +57,12 @@ internal static class ExitCodes
         (ExitCode.NoRuntimeStarted, "The launched command exited before a .NET runtime started in it (the message gives its own exit code): nothing was measured, with or without --duration."),
         (ExitCode.RegressionFound, "compare --fail-on-regression: throughput or a cost per operation got worse beyond its bound and the threshold (stderr names each)."),
         (ExitCode.NothingToJudge, "compare --fail-on-regression: the runs' operations are unknown, so they can be compared only per second, which judges nothing "
-            + "(give --operations N, or let each run print 'asynccost: N operations')."),
+            + "(give --operations N, or let each run print 'asynccost: N operations'), or a budget limits a figure the run has none of (its pass did not run), or the two reports are the same."),
     ];
 
     public static ExitCode For(AsyncCostErrorKind kind) => kind switch
     {
+        AsyncCostErrorKind.ValueContradicted => ExitCode.UsageError,
         AsyncCostErrorKind.ProcessNotFound => ExitCode.ProcessNotFound,
         AsyncCostErrorKind.NotDotNetProcess => ExitCode.NotDotNetProcess,
         AsyncCostErrorKind.DiagnosticsDisabled => ExitCode.DiagnosticsDisabled,

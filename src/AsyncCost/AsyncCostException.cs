@@ -5,6 +5,9 @@ namespace AsyncCost;
 /// <summary>The kind of user error; the CLI maps each to its own exit code (the numeric values are stable).</summary>
 public enum AsyncCostErrorKind
 {
+    /// <summary>A value given contradicts what the run itself says (--operations against the count the command printed).</summary>
+    ValueContradicted = 2,
+
     /// <summary>No process with that id.</summary>
     ProcessNotFound = 10,
 
@@ -141,4 +144,21 @@ public sealed class RuntimeTooOldException(string runtimeVersion)
 {
     /// <inheritdoc/>
     public override AsyncCostErrorKind Kind => AsyncCostErrorKind.RuntimeTooOld;
+}
+
+/// <summary>An operation count given on the command line (--operations) contradicts the count a run knows itself (printed by
+/// the command as 'asynccost: N operations'): a given count applies only to a run that knows none.</summary>
+public sealed class OperationsContradictedException(long given, long known, string whose)
+    : AsyncCostException($"--operations {Report.PassBasis.Count(given)} contradicts the {Report.PassBasis.Count(known)} operations {whose} knows "
+        + $"(the command printed 'asynccost: {known} operations', or an earlier --operations said so): --operations applies only to a run that "
+        + "knows none; leave it out, or make it agree.")
+{
+    /// <summary>The count given.</summary>
+    public long Given { get; } = given;
+
+    /// <summary>The count the run knows.</summary>
+    public long Known { get; } = known;
+
+    /// <inheritdoc/>
+    public override AsyncCostErrorKind Kind => AsyncCostErrorKind.ValueContradicted;
 }

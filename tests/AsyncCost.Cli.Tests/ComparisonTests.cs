@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
+using AsyncCost.Cli.Commands;
 using AsyncCost.Cli.Tests.Infrastructure;
 using AsyncCost.Cli.Rendering;
 using AsyncCost.Findings;
@@ -136,7 +137,11 @@ public sealed class ComparisonTests
         Assert.Equal(2_048, Compared(comparison, "asyncMethodBytes").After!.Value, precision: 6);
         // Throughput by the commands' own clocks: 320 / 5.2 s against 1,232 / 5.1 s.
         Assert.Equal(1_232 / 5.1 / (320 / 5.2), Compared(comparison, "throughput").Difference!.Ratio!.Value, precision: 9);
-        Assert.Contains("Before and after, per operation (each run's own: 320 and 1,232)", Table(comparison), StringComparison.Ordinal);
+        // Each run's passes did different work under the hop pass's tracing: the title names each pass's count.
+        Assert.Equal("Before and after, per operation (each run's own: 320 in the allocations pass, 300 in the hops pass; and 1,232 in the allocations pass, 1,100 in the hops pass)",
+            comparison.Title);
+        Assert.Equal("Before and after, per operation (each run's own: 320 and 1,232)",
+            Comparison.Create("a.json", Counted(costly, (320, 5.2), (320, 5.4)), "b.json", Counted(fixedTwin, (1_232, 5.1), (1_232, 5.3)), operations: null).Title);
         Assert.StartsWith("ChattyPipeline.Fixed runs 3.9× more operations per second than ChattyPipeline; every difference named is outside its bound and beyond 10 %",
             comparison.Summary(), StringComparison.Ordinal);
         Assert.EndsWith("no change beyond the noise or 10 % in bytes in async methods and thread-pool hops.", comparison.Summary(), StringComparison.Ordinal);
@@ -175,6 +180,65 @@ public sealed class ComparisonTests
     }
 
     [Fact]
+    public void Each_figure_is_divided_by_its_own_passs_operations_when_the_passes_of_a_run_did_different_work()
+    {
+        // An app that stops itself after 3 s: 6,601,796 calls of 104 B and one hop each untraced, 186,610 under the hop pass's
+        // tracing. Bytes over the hop pass's operations would read 3.7 KB, hops over the allocation pass's 0.03.
+        var run = Counted(Run(Estimate(6_601_796 * 104.0, 6_601_796 * 104.0 * 0.02), 186_610, 600), (6_601_796, 3.0), (186_610, 3.0)) with { RowBasis = RowBasis.EachPass };
+        var budget = new BudgetFile { BudgetVersion = 1, AsyncMethodBytesPerOperation = 50, HopsPerOperation = 2 };
+
+        var comparison = Comparison.AgainstBudget("asynccost-budget.json", budget, "costly.json", run, operations: null, threshold: 0.10);
+
+        Assert.Equal(104, Compared(comparison, "asyncMethodBytes").After!.Value, 9);
+        Assert.Equal(1, Compared(comparison, "hops").After!.Value, 9);
+        Assert.Equal(["asyncMethodBytes"], comparison.Regressions.Select(f => f.Key));
+        Assert.Equal("Budget and measured, per operation (6,601,796 operations in the allocations pass, 186,610 in the hops pass)", comparison.Title);
+        // The fixed twin, which allocates nothing in async methods and never hops, keeps the same budget.
+        var fixedTwin = Counted(Run(Estimate(0, 300_000), 0, 600), (39_284_554, 3.0), (49_096_289, 3.0)) with { RowBasis = RowBasis.EachPass };
+        Assert.Empty(Comparison.AgainstBudget("asynccost-budget.json", budget, "fixed.json", fixedTwin, operations: null, threshold: 0.10).Regressions);
+
+        // Measured without its hop pass, the run has no hops to hold to the budget's limit: the gate says so, and judges nothing.
+        var allocationsOnly = run with { Passes = [run.Passes[0]], Totals = new ProcessTotals() };
+        var unheld = Comparison.AgainstBudget("asynccost-budget.json", budget with { AsyncMethodBytesPerOperation = 200 }, "pr.json", allocationsOnly, operations: null, threshold: 0.10);
+        Assert.Equal(["hops"], unheld.UnheldLimits.Select(f => f.Key));
+        Assert.Matches(@"Thread-pool hops per op\s+2\s+-", Table(unheld));
+        using var error = new StringWriter();
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unheld, githubAnnotations: false, TextWriter.Null, error, width: 400));
+        Assert.Contains("cannot hold pr to asynccost-budget: the budget limits Thread-pool hops per op, which the run has no figure for", error.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Operations_given_to_compare_count_only_for_a_run_that_knows_none_and_a_contradiction_is_refused()
+    {
+        // Two runs that stopped themselves after 5 s and said so: 288 and 1,040 orders, 6 hops each per order.
+        var costly = Counted(Run(Estimate(288 * 2_048, 20_480), 288 * 6, 600), (288, 5.0), (288, 5.0));
+        var fixedTwin = Counted(Run(Estimate(1_040 * 2_048, 40_960), 1_040 * 6, 600), (1_040, 5.0), (1_040, 5.0));
+
+        var refused = Assert.Throws<OperationsContradictedException>(() => Comparison.Create("costly.json", costly, "fixed.json", fixedTwin, operations: 288));
+        Assert.Equal((288, 1_040), (refused.Given, refused.Known));
+        Assert.StartsWith("--operations 288 contradicts the 1,040 operations fixed.json's allocations pass knows", refused.Message, StringComparison.Ordinal);
+        // A count that agrees with what the runs know is no contradiction; each run's own count divides its figures.
+        var itself = Comparison.Create("a.json", costly, "b.json", costly, operations: 288);
+        Assert.Equal(6, Compared(itself, "hops").After!.Value, 9);
+        // One report twice is named as such, and the gate judges nothing on it.
+        Assert.True(itself.SameReport);
+        Assert.StartsWith("a.json and b.json are the same report", itself.Summary(), StringComparison.Ordinal);
+        using (var error = new StringWriter())
+        {
+            Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(itself, githubAnnotations: false, TextWriter.Null, error, width: 400));
+            Assert.Contains("a.json and b.json are the same report", error.ToString(), StringComparison.Ordinal);
+        }
+        Assert.False(Comparison.Create("a.json", costly, "b.json", fixedTwin, operations: null).SameReport);
+
+        // A run that knows none (attached) takes the given count; the run that knows its own keeps it.
+        var attached = Run(Estimate(1_040 * 2_048, 40_960), 1_040 * 6, 600);
+        var comparison = Comparison.Create("attached.json", attached, "fixed.json", fixedTwin, operations: 1_040);
+        Assert.Equal(ComparisonBasis.PerOperation, comparison.Basis);
+        Assert.Equal((6, 6), (Compared(comparison, "hops").Before!.Value, Compared(comparison, "hops").After!.Value));
+        Assert.Empty(comparison.Regressions);
+    }
+
+    [Fact]
     public async Task Compare_reads_a_budget_file_refuses_a_misspelt_one_and_prints_its_schema()
     {
         using var directory = new TemporaryDirectory("asynccost-budget-");
@@ -200,7 +264,83 @@ public sealed class ComparisonTests
         var schema = await ChildProcess.RunToolAsync("schema", "--budget");
         Assert.Equal(0, schema.ExitCode);
         var properties = JsonNode.Parse(schema.StandardOutput)!["properties"]!.AsObject().Select(p => p.Key);
-        Assert.Equal(["$schema", "budgetVersion", "minimumThroughput", "asyncMethodBytesPerOperation", "hopsPerOperation"], properties);
+        Assert.Equal(["$schema", "budgetVersion", "minimumThroughput", "asyncMethodBytesPerOperation", "hopsPerOperation", "methods"], properties);
+
+        // A trailing comma is a JSON error that names the file, the line and the field before it, not "cannot read report".
+        var trailingComma = directory.File("trailing.json");
+        await File.WriteAllTextAsync(trailingComma, "{\n  \"budgetVersion\": 1,\n  \"hopsPerOperation\": 6,\n}\n");
+        var comma = await ChildProcess.RunToolAsync("compare", trailingComma, run);
+        Assert.Equal(24, comma.ExitCode);
+        Assert.Equal($"dotnet-asynccost: Cannot read {trailingComma}: it is not valid JSON at line 4, column 1, after the field \"hopsPerOperation\" (a trailing comma, or a missing comma, quote or value?).",
+            Assert.Single(Expect.Messages(comma.StandardError)));
+    }
+
+    [Theory]
+    [InlineData("""{ "budgetVersion": 1 }""", "it sets no limit, so it would hold the run to nothing")]
+    [InlineData("""{ "budgetVersion": 1, "asyncMethodBytesPerOperation": -50 }""", "asyncMethodBytesPerOperation is -50: a limit is 0 or more")]
+    [InlineData("""{ "budgetVersion": 1, "minimumThroughput": -5 }""", "minimumThroughput is -5: a limit is 0 or more")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOperation": null }""", "hopsPerOperation must be a number, not null")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOperation": "7" }""", "hopsPerOperation must be a number, not \"7\"")]
+    [InlineData("""{ "budgetVersion": 2, "hopsPerOperation": 7 }""", "budgetVersion 2 is not 1")]
+    [InlineData("""{ "budgetVersion": 1, "hopsPerOp": 7 }""", "hopsPerOp is not a budget field (known: $schema, budgetVersion, minimumThroughput, asyncMethodBytesPerOperation, hopsPerOperation, methods)")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { "bytesPerOp": 50 } } }""", "methods.Shop.Orders.ReserveAsync.bytesPerOp is not a method limit (known: bytesPerOperation, hopsPerOperation, blockingWaitsPerOperation)")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { "bytesPerOperation": -1 } } }""", "methods.Shop.Orders.ReserveAsync.bytesPerOperation is -1")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": 50 } }""", "methods.Shop.Orders.ReserveAsync must be an object of limits")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { } } }""", "methods.Shop.Orders.ReserveAsync sets no limit")]
+    [InlineData("""{ "budgetVersion": 1, "methods": { "ReserveAsync()": { "hopsPerOperation": 1 } } }""", "methods: \"ReserveAsync()\" is not a method key")]
+    public void A_budget_that_would_hold_nothing_or_names_a_field_wrongly_is_refused_naming_the_file_and_the_field(string json, string why)
+    {
+        var refused = Assert.Throws<CliException>(() => BudgetFile.Read(JsonNode.Parse(json)!.AsObject(), "asynccost-budget.json"));
+
+        Assert.Equal(ExitCode.ReportFileInvalid, refused.ExitCode);
+        Assert.StartsWith("Cannot read budget asynccost-budget.json: " + why, refused.Message, StringComparison.Ordinal);
+        // The field is named in the file's words, never by a type of this tool.
+        Assert.DoesNotContain("AsyncCost.", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_budgets_method_limits_hold_each_methods_figures_per_operation_of_their_own_pass_and_a_misspelt_method_is_no_such_method()
+    {
+        // 400 operations in both passes: ReserveAsync allocates 104 B and hops once per operation; AuditAsync ran without a row.
+        var run = Counted(Run(Estimate(400 * 104, 400 * 2), 400, 600), (400, 4), (400, 5)) with
+        {
+            Methods =
+            [
+                new MethodCost
+                {
+                    MethodKey = "Shop.Orders.ReserveAsync", DisplayName = "Shop.Orders.ReserveAsync", Bytes = Estimate(400 * 104, 400 * 2),
+                    Hops = Figure.Exact(400, FigureSource.HopPass), BlockingWaits = Figure.Exact(0, FigureSource.HopPass),
+                },
+            ],
+            MethodsThatRan = ["Shop.Orders.AuditAsync", "Shop.Orders.ReserveAsync"],
+        };
+        var budget = new BudgetFile
+        {
+            BudgetVersion = 1,
+            Methods = new Dictionary<string, MethodLimits>
+            {
+                ["Shop.Orders.ReserveAsync"] = new() { BytesPerOperation = 50, HopsPerOperation = 1, BlockingWaitsPerOperation = 0 },
+                ["Shop.Orders.AuditAsync"] = new() { BytesPerOperation = 0, HopsPerOperation = 0 },
+            },
+        };
+
+        var comparison = Comparison.AgainstBudget("asynccost-budget.json", budget, "pr.json", run, operations: null, threshold: 0.10);
+
+        Assert.Equal(104, Compared(comparison, "method:Shop.Orders.ReserveAsync:bytes").After!.Value, 9);
+        Assert.Equal(["method:Shop.Orders.ReserveAsync:bytes"], comparison.Regressions.Select(f => f.Key));
+        Assert.Contains("over the budget's method limits: Shop.Orders.ReserveAsync bytes per op ~104 B", comparison.Summary(), StringComparison.Ordinal);
+        // A method that ran unseen cost nothing its passes could see: 0 hops exactly, 0 bytes within the unsampled bound.
+        Assert.Equal(0, Compared(comparison, "method:Shop.Orders.AuditAsync:hops").After!.Value);
+        Assert.Empty(comparison.UnheldLimits);
+
+        // A misspelt key is no method of the run, for every kind of limit: the gate says so, with the nearest names.
+        var misspelt = budget with { Methods = new Dictionary<string, MethodLimits> { ["Shop.Orders.ReserveAsnyc"] = new() { BytesPerOperation = 200, HopsPerOperation = 2, BlockingWaitsPerOperation = 1 } } };
+        var unknown = Comparison.AgainstBudget("asynccost-budget.json", misspelt, "pr.json", run, operations: null, threshold: 0.10);
+        Assert.Equal(3, unknown.UnheldLimits.Count);
+        using var error = new StringWriter();
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unknown, githubAnnotations: false, TextWriter.Null, error, width: 1_000));
+        Assert.Contains("the budget limits Shop.Orders.ReserveAsnyc bytes per op, no such method in pr: no row and no method its trace names has the key "
+            + "Shop.Orders.ReserveAsnyc (nearest: Shop.Orders.ReserveAsync, Shop.Orders.AuditAsync)", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]

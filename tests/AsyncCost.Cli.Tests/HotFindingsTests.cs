@@ -92,7 +92,22 @@ public sealed class HotFindingsTests
             var document = JsonNode.Parse(result.StandardOutput)!;
             Assert.Equal(5, document["findings"]!.AsArray().Count);
             Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-empty");
+            Assert.DoesNotContain(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-unmatched");
         }
+    }
+
+    [Fact]
+    public async Task Another_applications_sarif_log_is_warned_about_when_none_of_its_methods_appear_in_the_run()
+    {
+        // ChattyPipeline's findings against the web shop's traces: no method of the log is a row or among the methods that ran.
+        var result = await ChildProcess.RunToolAsync(["report", "--sarif", Sarif, .. Repository.RecordedTraces("webshop"), "--format", "json"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains(Expect.Messages(result.StandardError), m => m.StartsWith("dotnet-asynccost: warning: None of the ", StringComparison.Ordinal)
+            && m.Contains("appear in this run", StringComparison.Ordinal));
+        var document = JsonNode.Parse(result.StandardOutput)!;
+        Assert.Contains(document["measured"]!["warnings"]!.AsArray(), w => (string)w!["code"]! == "sarif-unmatched");
+        Assert.All(document["findings"]!.AsArray(), f => Assert.Equal("notExercised", (string)f!["verdict"]!));
     }
 
     [Fact]

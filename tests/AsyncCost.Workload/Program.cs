@@ -8,6 +8,8 @@ using AsyncCost.Workload;
 //   --linger  after running, wait for stdin to close (or a line) before exiting (so an attached session sees the end)
 //   --loop    repeat the scenario until stdin closes or the process is killed
 //   --count-sessions  print "SESSION n at MS" each time a diagnostics session turns on the System.Runtime counters
+//   --for-seconds=S  repeat the scenario (count calls a round) until S seconds have passed, then print
+//                    "asynccost: N operations in S s" (N the calls made), as an app that stops itself after a time does
 // Prints one line "RESULT {json}" per run with the exact in-process costs (AsyncCostScope) of the whole run.
 var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ordinal)
 {
@@ -33,6 +35,9 @@ if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
 }
 
 var flags = args.Skip(2).ToHashSet(StringComparer.Ordinal);
+var forSeconds = flags.FirstOrDefault(f => f.StartsWith("--for-seconds=", StringComparison.Ordinal)) is { } seconds
+    ? TimeSpan.FromSeconds(double.Parse(seconds["--for-seconds=".Length..], CultureInfo.InvariantCulture))
+    : TimeSpan.Zero;
 if (flags.Contains("--count-sessions"))
 {
     DiagnosticSessions.Watch();
@@ -56,20 +61,27 @@ do
     var scope = AsyncCostScope.Start();
     var clock = System.Diagnostics.Stopwatch.StartNew();
     var checksum = await scenario(count);
+    var rounds = 1L;
+    while (clock.Elapsed < forSeconds)
+    {
+        checksum += await scenario(count);
+        rounds++;
+    }
     var elapsed = clock.Elapsed;
     var delta = scope.Stop();
+    var calls = rounds * count;
     var result = new Dictionary<string, object?>
     {
         ["scenario"] = args[0],
-        ["count"] = count,
+        ["count"] = calls,
         ["checksum"] = checksum,
         ["allocatedBytes"] = delta.AllocatedBytes,
-        ["bytesPerOp"] = (double)delta.AllocatedBytes / count,
+        ["bytesPerOp"] = (double)delta.AllocatedBytes / calls,
         ["completedWorkItems"] = delta.CompletedWorkItems,
-        ["workItemsPerOp"] = (double)delta.CompletedWorkItems / count,
+        ["workItemsPerOp"] = (double)delta.CompletedWorkItems / calls,
         ["lockContentions"] = delta.LockContentions,
         ["elapsedSeconds"] = elapsed.TotalSeconds,
-        ["opsPerSecond"] = count / elapsed.TotalSeconds,
+        ["opsPerSecond"] = calls / elapsed.TotalSeconds,
         ["voluntaryContextSwitches"] = delta.VoluntaryContextSwitches,
         ["involuntaryContextSwitches"] = delta.InvoluntaryContextSwitches,
         ["blockedSeconds"] = Scenarios.BlockedSeconds,
@@ -78,6 +90,10 @@ do
         ["endedAtMs"] = DiagnosticSessions.Uptime.ElapsedMilliseconds,
     };
     Console.WriteLine("RESULT " + JsonSerializer.Serialize(result));
+    if (forSeconds > TimeSpan.Zero)
+    {
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"asynccost: {calls} operations in {elapsed.TotalSeconds:F3} s"));
+    }
 }
 while (flags.Contains("--loop") && !stdinClosed.IsCancellationRequested);
 

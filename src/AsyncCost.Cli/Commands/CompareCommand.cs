@@ -89,6 +89,11 @@ internal static class CompareCommand
                 ? Comparison.AgainstBudget(beforePath, ReadBudget(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100)
                 : Comparison.Create(beforePath, ReadReport(beforePath, first), afterPath, run, parse.GetValue(operations), parse.GetValue(threshold) / 100,
                     sarifPaths.Length > 0 ? ReadSarif(sarifPaths) : ReadFindings(beforePath, first));
+            if (comparison.SameReport)
+            {
+                ErrorOutput.WriteLine($"dotnet-asynccost: warning: {beforePath} and {afterPath} are the same report: a run compared with itself shows no change.");
+            }
+
             switch (chosenFormat)
             {
                 case ReportFormat.Markdown:
@@ -118,18 +123,27 @@ internal static class CompareCommand
     /// <summary>The JSON object in a file given to compare.</summary>
     private static JsonObject ReadObject(string path)
     {
+        string text;
         try
         {
-            return JsonNode.Parse(File.ReadAllText(path)) as JsonObject
-                ?? throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so not a report of this tool.");
+            text = File.ReadAllText(path);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: {e.Message}");
         }
+
+        try
+        {
+            return JsonNode.Parse(text) as JsonObject
+                ?? throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is JSON but not an object, so neither a report nor a budget of this tool.");
+        }
         catch (JsonException e)
         {
-            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read report {path}: it is not JSON (line {e.LineNumber + 1}, byte {e.BytePositionInLine + 1}).");
+            // A hand-written budget's usual slip is a trailing comma: say where, and after which field.
+            var field = JsonErrorPlace.FieldBefore(text);
+            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read {path}: it is not valid JSON at line {e.LineNumber + 1}, column {e.BytePositionInLine + 1}"
+                + (field is null ? "" : $", after the field \"{field}\"") + " (a trailing comma, or a missing comma, quote or value?).");
         }
     }
 
@@ -161,19 +175,7 @@ internal static class CompareCommand
     /// <summary>A budget file: an object with "budgetVersion".</summary>
     private static bool IsBudget(JsonObject root) => root.ContainsKey("budgetVersion");
 
-    private static BudgetFile ReadBudget(string path, JsonObject root)
-    {
-        try
-        {
-            var budget = root.Deserialize<BudgetFile>(AsyncCostReportJson.Options) ?? throw new JsonException("null");
-            return budget.BudgetVersion == BudgetFile.CurrentVersion ? budget
-                : throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: budgetVersion {budget.BudgetVersion} is not {BudgetFile.CurrentVersion}, the version this tool reads.");
-        }
-        catch (JsonException e)
-        {
-            throw new CliException(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {e.Message} ('dotnet-asynccost schema --budget' prints its shape).");
-        }
-    }
+    private static BudgetFile ReadBudget(string path, JsonObject root) => BudgetFile.Read(root, path);
 
     /// <summary>A report, or the measured report inside a hot-findings document (--sarif).</summary>
     private static AsyncCostReport ReadReport(string path, JsonObject root)

@@ -21,6 +21,26 @@ internal static class RegressionGate
             return ExitCode.NothingToJudge;
         }
 
+        if (comparison.SameReport)
+        {
+            var same = $"cannot judge a regression: {comparison.BeforeName} and {comparison.AfterName} are the same report, and a run compared with itself "
+                + "passes any gate. Give the report of the other run.";
+            error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + same, width));
+            Annotate(githubAnnotations, output, "AsyncCost gate", same);
+            return ExitCode.NothingToJudge;
+        }
+
+        if (comparison.UnheldLimits.Count > 0)
+        {
+            var message = $"cannot hold {Path.GetFileNameWithoutExtension(comparison.AfterName)} to {Path.GetFileNameWithoutExtension(comparison.BeforeName)}: "
+                + string.Join("; ", comparison.UnheldLimits.Select(f => $"the budget limits {f.Name}, " + (f.Unmeasured
+                    ?? "which the run has no figure for (the pass that measures it did not run: collect runs allocations and hops unless --passes says otherwise)")))
+                + ".";
+            error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + message, width));
+            Annotate(githubAnnotations, output, "AsyncCost gate", message);
+            return ExitCode.NothingToJudge;
+        }
+
         var lines = comparison.RegressionLines();
         if (lines.Count == 0)
         {

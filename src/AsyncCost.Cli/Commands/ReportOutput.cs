@@ -123,6 +123,12 @@ internal sealed class ReportOutput : IDisposable
     /// and says on stderr which files it wrote.</summary>
     public void Write(AsyncCostReport report, StackProfile? stacks = null)
     {
+        if (_findings is not null && HotFindingsRanker.NoneInTrace(_findings, report) is { } unmatched)
+        {
+            ErrorOutput.WriteLine("dotnet-asynccost: warning: " + unmatched.Message);
+            report = report with { Warnings = [.. report.Warnings, unmatched] };
+        }
+
         var hot = _findings is null ? null : HotFindingsRanker.Rank(_findings, report);
         lock (_gate)
         {

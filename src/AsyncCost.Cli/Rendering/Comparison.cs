@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using AsyncCost.Attribution;
 using AsyncCost.Findings;
 using AsyncCost.Report;
 
@@ -49,6 +50,10 @@ internal enum Judgement
 internal sealed record ComparedFigure(string Key, string Name, Func<double, string> Format, Figure? Before, Figure? After, bool PerOperation = false,
     FigureRole Role = FigureRole.Shown, bool HigherIsBetter = false)
 {
+    /// <summary>Why a budget's limit has no measured figure beside it (no such method in the run), when another reason than
+    /// the pass that measures it not having run.</summary>
+    public string? Unmeasured { get; init; }
+
     /// <summary>The two runs' difference, when both have the figure.</summary>
     public FigureDifference? Difference => Before is not null && After is not null ? new FigureDifference(Before, After) : null;
 
@@ -62,8 +67,8 @@ internal sealed record ComparedFigure(string Key, string Name, Func<double, stri
 /// <summary>What the compared figures count.</summary>
 internal enum ComparisonBasis
 {
-    /// <summary>Per operation: each figure over the operations of the run it came from (the count each report holds per pass,
-    /// printed by the command or given to collect), or over the count given to compare (--operations).</summary>
+    /// <summary>Per operation: each figure over the operations of the pass it came from (the count each report holds per pass,
+    /// printed by the command or given to collect; the count given to compare, --operations, only for a pass that knows none).</summary>
     PerOperation,
 
     /// <summary>Per second of recording: each figure over the time of the pass it came from. No verdict: a rate moves with throughput.</summary>
@@ -85,7 +90,7 @@ internal sealed class Comparison
     ];
 
     private Comparison(string beforeName, string afterName, long? operations, ComparisonBasis basis, double threshold, IReadOnlyList<ComparedFigure> figures,
-        (long? Before, long? After) runOperations, (string Before, string After) headings, FindingTimesCompared? findingTimes = null)
+        (string Before, string After) headings, FindingTimesCompared? findingTimes = null)
     {
         FindingTimes = findingTimes;
         Headings = headings;
@@ -95,7 +100,6 @@ internal sealed class Comparison
         Basis = basis;
         Threshold = threshold;
         Figures = figures;
-        RunOperations = runOperations;
     }
 
     public string BeforeName { get; }
@@ -115,22 +119,28 @@ internal sealed class Comparison
     /// <summary>The first run's analyzer findings with their time in both runs, when compare was given them; null otherwise.</summary>
     public FindingTimesCompared? FindingTimes { get; }
 
+    /// <summary>True when the two reports are one and the same (a file compared with itself, or with a copy of it).</summary>
+    public bool SameReport { get; private init; }
+
     /// <summary>What the two columns are: ("Before", "After"), or ("Budget", "Measured") against a budget file.</summary>
     public (string Before, string After) Headings { get; }
 
-    /// <summary>Each run's operations as the title names them (its first pass's), on a per-operation basis.</summary>
-    private (long? Before, long? After) RunOperations { get; }
+    /// <summary>Each run's distinct operation counts by pass: one when its passes did the same work, each pass's otherwise.</summary>
+    private (IReadOnlyList<PassSummary> Before, IReadOnlyList<PassSummary> After) PassOperations { get; init; } = ([], []);
 
     /// <summary>The judged figures that got worse beyond their bounds and the threshold (what --fail-on-regression fails on).</summary>
     public IReadOnlyList<ComparedFigure> Regressions => [.. Figures.Where(f => Judge(f) == Judgement.Regressed)];
 
     /// <summary>
-    /// The two runs on one basis: per operation when the operations are known (given to compare, or held by both reports for
-    /// every pass: each figure is then divided by the operations of the run it came from, so runs of different length compare
-    /// like for like); else per second of each figure's own pass, with no verdict, since a fix that runs faster does more of
+    /// The two runs on one basis: per operation when every pass of both reports knows its operations (its own, or the count
+    /// given to compare for a pass that knows none): each figure is then divided by the operations of the pass it came from
+    /// (<see cref="PassBasis"/>), so runs of different length, and passes of one run that did different work, compare like
+    /// for like; else per second of each figure's own pass, with no verdict, since a fix that runs faster does more of
     /// everything per second.
     /// </summary>
-    /// <param name="operations">How many operations each run did (positive), or null to use the reports' own counts.</param>
+    /// <param name="operations">How many operations each run did (positive), for the passes that know none; null to use the
+    /// reports' own counts alone.</param>
+    /// <exception cref="OperationsContradictedException">A pass knows a count other than <paramref name="operations"/>.</exception>
     /// <param name="threshold">The smallest relative change judged (see <see cref="Threshold"/>).</param>
     /// <param name="findings">The analyzer findings of the first run's code, whose time is shown in both runs; null for none.</param>
     public static Comparison Create(string beforeName, AsyncCostReport before, string afterName, AsyncCostReport after, long? operations,
@@ -138,12 +148,13 @@ internal sealed class Comparison
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
-        var basis = operations is not null || (KnowsOperations(before) && KnowsOperations(after)) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
+        var sameReport = AsyncCostReportJson.Serialize(before) == AsyncCostReportJson.Serialize(after);
+        before = PassBasis.WithGivenOperations(before, operations, Path.GetFileName(beforeName));
+        after = PassBasis.WithGivenOperations(after, operations, Path.GetFileName(afterName));
+        var basis = PassBasis.KnowsOperations(before) && PassBasis.KnowsOperations(after) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
         var perOperation = basis == ComparisonBasis.PerOperation;
         var suffix = perOperation ? " per op" : "/s";
-        Figure? OnBasis(Figure? figure, AsyncCostReport report) => figure is null ? null : perOperation
-            ? (operations ?? PassOf(report, figure.Source)?.Operations) is { } count ? figure.Per(count) : null
-            : Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null;
+        Figure? OnBasis(Figure? figure, AsyncCostReport report) => perOperation ? PassBasis.PerOperation(figure, report) : PassBasis.PerSecond(figure, report);
         ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, FigureRole role = FigureRole.Shown) =>
             new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), perOperation, role);
         ComparedFigure Switches(string key, string name, Func<AsyncCostReport, long?> count) =>
@@ -151,7 +162,7 @@ internal sealed class Comparison
         List<ComparedFigure> figures = [];
         if (perOperation)
         {
-            var (beforeRate, afterRate) = Throughput(before, after, operations);
+            var (beforeRate, afterRate) = Throughput(before, after);
             figures.Add(new("throughput", "Throughput (ops/s)", Rate, beforeRate, afterRate, Role: FigureRole.Judged, HigherIsBetter: true));
         }
 
@@ -165,10 +176,10 @@ internal sealed class Comparison
             Switches("voluntaryContextSwitches", "Voluntary context switches", r => r.Totals.VoluntaryContextSwitches),
             Switches("involuntaryContextSwitches", "Involuntary context switches", r => r.Totals.InvoluntaryContextSwitches),
         ]);
-        (long?, long?) runOperations = (operations ?? TimingPass(before)?.Operations, operations ?? TimingPass(after)?.Operations);
         if (perOperation)
         {
-            figures.Add(new("operations", "Operations", Fraction, Count(runOperations.Item1), Count(runOperations.Item2)));
+            // The timing pass's operations, the throughput's (each figure above is over its own pass's; the title names them all).
+            figures.Add(new("operations", "Operations", Fraction, Count(TimingPass(before)?.Operations), Count(TimingPass(after)?.Operations)));
         }
 
         figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
@@ -176,14 +187,18 @@ internal sealed class Comparison
         // A finding's time is per operation when every pass of its report knows its operations, else per second: each report
         // is given the comparison's basis, so both times are on it.
         AsyncCostReport OnComparisonBasis(AsyncCostReport report) =>
-            report with { Passes = [.. report.Passes.Select(p => p with { Operations = perOperation ? operations ?? p.Operations : null })] };
+            perOperation ? report : report with { Passes = [.. report.Passes.Select(p => p with { Operations = null })] };
         FindingTimesCompared? findingTimes = null;
         if (findings is not null)
         {
             var beforeOnBasis = OnComparisonBasis(before);
             findingTimes = new(beforeOnBasis, FindingTimeChanges.Between(findings, beforeOnBasis, OnComparisonBasis(after), threshold), findings.Count);
         }
-        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, perOperation ? runOperations : (null, null), ("Before", "After"), findingTimes);
+        return new Comparison(beforeName, afterName, operations, basis, threshold, figures, ("Before", "After"), findingTimes)
+        {
+            PassOperations = (DistinctOperations(before), DistinctOperations(after)),
+            SameReport = sameReport,
+        };
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
     }
@@ -196,20 +211,70 @@ internal sealed class Comparison
     public static Comparison AgainstBudget(string budgetName, BudgetFile budget, string runName, AsyncCostReport run, long? operations, double threshold)
     {
         ArgumentNullException.ThrowIfNull(budget);
-        var measured = Create(runName, run, runName, run, operations, threshold);
+        run = PassBasis.WithGivenOperations(run, operations, Path.GetFileName(runName));
+        var measured = Create(runName, run, runName, run, operations: null, threshold);
         if (measured.Basis == ComparisonBasis.PerSecond)
         {
-            return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], (null, null), ("Budget", "Measured"));
+            return new Comparison(budgetName, runName, operations, measured.Basis, threshold, [], ("Budget", "Measured"));
         }
 
+        // A limit whose figure the run lacks (its pass did not run) keeps its row, with nothing measured: the gate says so.
         List<ComparedFigure> figures = [.. measured.Figures
-            .Where(f => f.After is not null && budget.LimitOf(f.Key) is not null)
-            .Select(f => f with { Before = f.After! with { Value = budget.LimitOf(f.Key)!.Value, ErrorBound = 0, Sampled = false, Samples = 0 } })];
-        return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, (null, measured.RunOperations.After), ("Budget", "Measured"));
+            .Where(f => budget.LimitOf(f.Key) is not null)
+            .Select(f => f with { Before = Limit(budget.LimitOf(f.Key)!.Value, f.After) })];
+        foreach (var (key, limits) in budget.Methods ?? new Dictionary<string, MethodLimits>())
+        {
+            figures.AddRange(MethodFigures(key, limits, runName, run));
+        }
+        return new Comparison(budgetName, runName, operations, measured.Basis, threshold, figures, ("Budget", "Measured"))
+        {
+            PassOperations = ([], measured.PassOperations.After),
+        };
     }
 
-    /// <summary>True when the report holds the operations of every pass (each a run of a launched command that said them).</summary>
-    private static bool KnowsOperations(AsyncCostReport report) => report.Passes.Count > 0 && report.Passes.All(p => p.Operations is not null);
+    /// <summary>
+    /// One method's limits beside its figures per operation of their own passes: its row's, or, for a method that ran without
+    /// a row (its calls completed synchronously without allocating), nothing its passes could see: 0 hops and waits exactly, 0
+    /// bytes within the bound of a sample never drawn. A key that is neither a row nor among the methods the run's method
+    /// events name is no method of the run: its figures are missing, and why (with the nearest names) goes with them.
+    /// </summary>
+    private static IEnumerable<ComparedFigure> MethodFigures(string key, MethodLimits limits, string runName, AsyncCostReport run)
+    {
+        var rows = run.Methods.Where(m => m.MethodKey == key).ToList();
+        var row = rows.Count > 1 ? MethodCost.Combine(rows, key, rows[0].DisplayName) : rows.FirstOrDefault();
+        var ran = row is not null || run.MethodsThatRan.Contains(key, StringComparer.Ordinal);
+        var hopPassRan = run.Passes.Any(p => p.Pass == MeasurementPasses.Hops);
+        Figure? NothingSeen(Figure? figure, FigureSource source) =>
+            figure ?? (source == FigureSource.HopPass ? (hopPassRan ? Figure.Exact(0, FigureSource.HopPass) : null) : ReportFigures.UnsampledBytes(run));
+        var unmeasured = ran ? null
+            : $"no such method in {RunName(runName)}: no row and no method its trace names has the key {key}"
+                + (NearestNames.Of(key, run.Methods.Select(m => m.MethodKey).Concat(run.MethodsThatRan)) is { Count: > 0 } nearest ? $" (nearest: {string.Join(", ", nearest)})" : "");
+        (string Key, string Name, Func<double, string> Format, double? Limit, Figure? Measured)[] figures =
+        [
+            ("bytes", "bytes per op", Numbers.Bytes, limits.BytesPerOperation, NothingSeen(row?.Bytes, FigureSource.AllocationPass)),
+            ("hops", "hops per op", Fraction, limits.HopsPerOperation, NothingSeen(row?.Hops, FigureSource.HopPass)),
+            ("blockingWaits", "blocking waits per op", Fraction, limits.BlockingWaitsPerOperation, NothingSeen(row?.BlockingWaits, FigureSource.HopPass)),
+        ];
+        foreach (var (figureKey, name, format, limit, measured) in figures)
+        {
+            if (limit is { } value)
+            {
+                var perOperation = ran ? PassBasis.PerOperation(measured, run) : null;
+                yield return new ComparedFigure($"method:{key}:{figureKey}", $"{key} {name}", format, Limit(value, perOperation), perOperation, PerOperation: true, FigureRole.Judged)
+                {
+                    Unmeasured = unmeasured,
+                };
+            }
+        }
+    }
+
+    /// <summary>A budget's limit as a figure beside the run's: exact, from the run's own pass, so the two compare.</summary>
+    private static Figure Limit(double limit, Figure? measured) =>
+        measured is null ? Figure.Exact(limit, FigureSource.OperatingSystem) : measured with { Value = limit, ErrorBound = 0, Sampled = false, Samples = 0 };
+
+    /// <summary>Against a budget: the limits whose figure the run lacks (the pass that measures it did not run), which the
+    /// gate cannot hold it to; empty for two runs.</summary>
+    public IReadOnlyList<ComparedFigure> UnheldLimits => Headings.Before == "Budget" ? [.. Figures.Where(f => f.After is null)] : [];
 
     /// <summary>The pass whose run a throughput is timed on: the allocation pass's (TPL events off, so the app runs as it
     /// does untraced), else the first.</summary>
@@ -221,16 +286,15 @@ internal sealed class Comparison
     /// ("asynccost: N operations in S s", start-up excluded), else over each pass's recording (start-up included in both).
     /// Exact for the run it timed; no bound says how far a rerun moves it, so only a change beyond the threshold is judged.
     /// </summary>
-    private static (Figure? Before, Figure? After) Throughput(AsyncCostReport before, AsyncCostReport after, long? operations)
+    private static (Figure? Before, Figure? After) Throughput(AsyncCostReport before, AsyncCostReport after)
     {
         if (TimingPass(before) is not { } beforePass || TimingPass(after) is not { } afterPass)
         {
             return (null, null);
         }
 
-        var ownClock = beforePass.OperationSeconds is not null && afterPass.OperationSeconds is not null
-            && (operations is null || (beforePass.Operations == operations && afterPass.Operations == operations));
-        Figure? Rate(PassSummary pass) => (operations ?? pass.Operations) is { } count
+        var ownClock = beforePass.OperationSeconds is not null && afterPass.OperationSeconds is not null;
+        Figure? Rate(PassSummary pass) => pass.Operations is { } count
             && (ownClock ? pass.OperationSeconds!.Value : pass.Duration.TotalSeconds) is > 0 and var seconds
             ? Figure.Exact(count / seconds, SourceOf(pass.Pass)) : null;
         return (Rate(beforePass), Rate(afterPass));
@@ -242,14 +306,6 @@ internal sealed class Comparison
         MeasurementPasses.Cpu => FigureSource.CpuPass,
         _ => FigureSource.AllocationPass,
     };
-
-    /// <summary>The pass a figure of the report came from; for /proc figures, the first (a launched command's switches are
-    /// its first run's).</summary>
-    private static PassSummary? PassOf(AsyncCostReport report, FigureSource source)
-    {
-        var pass = source.Pass();
-        return pass == MeasurementPasses.None ? (report.Passes.Count > 0 ? report.Passes[0] : null) : report.Passes.FirstOrDefault(p => p.Pass == pass);
-    }
 
     /// <summary>What the comparison concludes about a figure (see <see cref="Judgement"/>).</summary>
     public Judgement Judge(ComparedFigure figure)
@@ -266,13 +322,6 @@ internal sealed class Comparison
         };
     }
 
-    /// <summary>The seconds a figure of the report was counted over: its pass's (a windowed hop pass's with the time between
-    /// its windows, which its counts are scaled to), or the whole session's for /proc figures.</summary>
-    private static double Seconds(AsyncCostReport report, FigureSource source) =>
-        source != FigureSource.OperatingSystem && PassOf(report, source) is { } summary
-            ? (summary.Duration + (summary.Unrecorded ?? TimeSpan.Zero)).TotalSeconds
-            : report.Duration.TotalSeconds;
-
     /// <summary>
     /// What changed, in one sentence, from each figure's <see cref="Judge"/>: throughput first, then each cost per operation
     /// that changed beyond its bound and the threshold, as "N× fewer" or "N× more"; the others are named as unchanged within
@@ -282,6 +331,12 @@ internal sealed class Comparison
     public string Summary()
     {
         string before = Headings.Before == "Budget" ? $"its budget ({RunName(BeforeName)})" : RunName(BeforeName), after = RunName(AfterName);
+        if (SameReport)
+        {
+            return $"{BeforeName} and {AfterName} are the same report: a run compared with itself shows no change by construction, "
+                + "so this says nothing about the code. Give the report of the other run (the fix, or the main branch's).";
+        }
+
         if (Basis == ComparisonBasis.PerSecond)
         {
             return $"No verdict on cost: {before} and {after} recorded for a time, not a known number of operations (attached, cut by --duration, or a command "
@@ -343,6 +398,13 @@ internal sealed class Comparison
             sentence += $"; context switches, a count that moves with the machine's load, differ by less than {tolerance}";
         }
 
+        // A budget's per-method limits: the ones exceeded are named, as the gate names them.
+        var methodsOver = Figures.Where(f => f.Key.StartsWith("method:", StringComparison.Ordinal) && Judge(f) == Judgement.Regressed).ToList();
+        if (methodsOver.Count > 0)
+        {
+            sentence += $"; over the budget's method limits: {JoinAnd([.. methodsOver.Select(f => $"{f.Name} {Numbers.Figure(f.After, f.Format)} against {Numbers.Figure(f.Before, f.Format)}")])}";
+        }
+
         return sentence + ".";
     }
 
@@ -370,13 +432,28 @@ internal sealed class Comparison
     /// <summary>What the figures count, as a heading: "Before and after, per operation (400 operations each)".</summary>
     public string Title => Basis switch
     {
-        ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({Count(RunOperations.After)} operations)",
-        ComparisonBasis.PerOperation when Operations is { } given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
-        ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {Count(RunOperations.Before)} and {Count(RunOperations.After)})",
+        ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({OperationsText(PassOperations.After, noun: true)})",
+        ComparisonBasis.PerOperation when Operations is { } given && PassOperations is ([{ Operations: var b }], [{ Operations: var a }]) && a == given && b == given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
+        ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {OperationsText(PassOperations.Before, noun: false)}"
+            + $"{(PassOperations.Before.Count > 1 ? ";" : "")} and {OperationsText(PassOperations.After, noun: false)})",
         _ => "Before and after, per second of recording",
     };
 
-    private static string Count(long? count) => count is { } value ? Numbers.Count(value) : "?";
+    /// <summary>The passes that know their operations: the first alone when all say the same count.</summary>
+    private static List<PassSummary> DistinctOperations(AsyncCostReport report)
+    {
+        var counted = report.Passes.Where(p => p.Operations is not null).ToList();
+        return counted.Select(p => p.Operations).Distinct().Count() > 1 ? counted : [.. counted.Take(1)];
+    }
+
+    /// <summary>A run's operations: "1,168 (operations)", or, when its passes did different work, each pass's ("10,243,369
+    /// (operations) in the allocations pass, 188,002 in the hops pass"), since each figure is over its own pass's.</summary>
+    private static string OperationsText(IReadOnlyList<PassSummary> passes, bool noun) => passes.Count switch
+    {
+        0 => "?" + (noun ? " operations" : ""),
+        1 => Numbers.Count(passes[0].Operations!.Value) + (noun ? " operations" : ""),
+        _ => string.Join(", ", passes.Select((p, i) => $"{Numbers.Count(p.Operations!.Value)}{(i == 0 && noun ? " operations" : "")} in the {ReportDocument.PassName(p.Pass)} pass")),
+    };
 
     /// <summary>The comparison for people: formatted cells (table, markdown), the summary sentence last.</summary>
     public TextDocument Document()
@@ -388,7 +465,7 @@ internal sealed class Comparison
                 + "from the allocation pass (TPL events off); hops from the hop pass; context switches from /proc over the whole session, "
                 + "a count that moves with the machine's load (marked load)."
                 + (Basis == ComparisonBasis.PerSecond ? " Per second: each figure over its own pass's recording time."
-                    : " Per operation: each figure over the operations of the run it came from. Throughput: operations per second of the "
+                    : " Per operation: each figure over the operations of the pass it came from. Throughput: operations per second of the "
                     + "allocation pass's run, by the command's own clock when both said it ('asynccost: N operations in S s'), else over "
                     + "the recording; no bound says how far a rerun moves it, so a change is named only beyond " + ThresholdText + "."),
         };

@@ -181,8 +181,8 @@ internal static class HtmlReport
         MethodColumn[] all =
         [
             new("Calls", m => m.Calls, Numbers.Count, "calls: exact where the hop pass counted every one, else estimated", Numbers.NotObservable),
-            new("Bytes/s", m => PerSecondOfItsPass(m.Bytes, report), Numbers.Bytes, "bytes allocated per second of the allocation pass"),
-            new("Hops/s", m => PerSecondOfItsPass(m.Hops, report), Numbers.Count, "thread-pool hops per second of the hop pass"),
+            new("Bytes/s", m => PassBasis.PerSecond(m.Bytes, report), Numbers.Bytes, "bytes allocated per second of the allocation pass"),
+            new("Hops/s", m => PassBasis.PerSecond(m.Hops, report), Numbers.Count, "thread-pool hops per second of the hop pass"),
             new("Blocked ms", m => m.WaitMilliseconds ?? m.BlockedMilliseconds, Numbers.Count, "time threads were blocked in waits the method made (cpu pass, else hop pass)"),
             new("Running ms", m => m.CpuMilliseconds, Numbers.Count, "time threads ran in the method (cpu pass)"),
             new("Bytes/call", m => m.BytesPerCall, v => Numbers.PerCall(v), "bytes per call (allocation pass)"),
@@ -218,18 +218,6 @@ internal static class HtmlReport
             + "whisker spans its 95 % bound (~ marks an estimate; figures without ~ are exact counts). The application's own methods come first, "
             + "then the framework's and libraries' methods summed per assembly.</p></section>\n");
         return html.ToString();
-    }
-
-    /// <summary>A figure per second of the passes of its kind (their recorded time), null without one.</summary>
-    internal static Figure? PerSecondOfItsPass(Figure? figure, AsyncCostReport report)
-    {
-        if (figure is null)
-        {
-            return null;
-        }
-        var pass = figure.Source.Pass();
-        var seconds = report.Passes.Where(p => pass == MeasurementPasses.None || p.Pass == pass).Sum(p => p.Duration.TotalSeconds);
-        return seconds > 0 ? figure.Per(seconds) : null;
     }
 
     /// <summary>The id of a method's row: its join key, which findings and reports share.</summary>

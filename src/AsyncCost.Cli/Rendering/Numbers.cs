@@ -50,8 +50,10 @@ internal static class Numbers
         {
             return format(figure.Value);
         }
-        // An estimate of zero (no sample) has no relative bound: its absolute one says how much it may hide.
-        return figure.Value == 0 ? "<" + format(figure.ErrorBound) : "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError);
+        // An estimate of zero (no sample) has no relative bound: its absolute one says how much it may hide, unless it is too
+        // small to print (300 KB unsampled over 39 M operations), where "<0 B" would read as a negative.
+        return figure.Value != 0 ? "~" + format(figure.Value) + " " + CompactBound(figure.RelativeError)
+            : format(figure.ErrorBound) is var bound && bound != format(0) ? "<" + bound : "~" + bound;
     }
 
     /// <summary>A time in milliseconds ("~1,234 ms ±3%"); an estimate held to three significant digits.</summary>

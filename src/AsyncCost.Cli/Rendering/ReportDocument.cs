@@ -319,7 +319,7 @@ internal static class ReportDocument
         _ => "os",
     };
 
-    private static string PassName(MeasurementPasses pass) => pass.ToString().ToLowerInvariant();
+    internal static string PassName(MeasurementPasses pass) => pass.ToString().ToLowerInvariant();
 
     private static string StopReasonText(StopReason reason) => reason switch
     {

@@ -51,7 +51,13 @@ internal static class AssemblyAsyncMethods
                 foreach (var methodHandle in type.GetMethods())
                 {
                     var method = reader.GetMethodDefinition(methodHandle);
-                    AddClosureOf(table, fullName, reader.GetString(method.Name));
+                    var methodName = reader.GetString(method.Name);
+                    AddClosureOf(table, fullName, methodName);
+                    // Its key as a state machine named after it would have it: nested types joined with '.', no arity.
+                    if (!methodName.StartsWith('<') && !methodName.StartsWith('.') && AsyncMethodName.Parse(fullName + "+<" + methodName + ">d__0") is { } declared)
+                    {
+                        table.AddDeclaredMethod(declared.MethodKey);
+                    }
                     if (StateMachineOf(reader, method) is not { } stateMachine || AsyncMethodName.Parse(stateMachine) is not { } name)
                     {
                         continue;

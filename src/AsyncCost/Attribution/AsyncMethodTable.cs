@@ -7,7 +7,15 @@ internal sealed class AsyncMethodTable
     private readonly Dictionary<string, List<string>> _stateMachinesByShortName = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<AsyncMethodName>> _methodsByTaskType = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<AsyncMethodName>> _closureOwnersByName = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _declaredMethods = new(StringComparer.Ordinal);
     private const string ClosurePrefix = "<>c__DisplayClass";
+
+    /// <summary>The join keys of every method the assemblies declare (not only async ones; read from assemblies alone): what a
+    /// budget may name, so that a name matching none of them is a misspelling, not a method that cost nothing.</summary>
+    public IReadOnlySet<string> DeclaredMethods => _declaredMethods;
+
+    /// <summary>Notes a method an assembly declares, by its join key ("Ns.Outer.Inner.Member").</summary>
+    public void AddDeclaredMethod(string methodKey) => _declaredMethods.Add(methodKey);
 
     public bool IsEmpty => _stateMachinesByShortName.Count == 0;
 

@@ -209,6 +209,16 @@ internal sealed class MethodCatalog
         return last;
     }
 
+    /// <summary>The join keys of every method the user assemblies declare, async ones (with their local functions and lambdas)
+    /// and not; empty where names come from a trace's method events (they name what ran, not what exists).</summary>
+    public IReadOnlySet<string> DeclaredMethodKeys()
+    {
+        var table = Table();
+        var keys = new HashSet<string>(table.DeclaredMethods, StringComparer.Ordinal);
+        keys.UnionWith(table.AllStateMachines().Select(AsyncMethodName.Parse).OfType<AsyncMethodName>().Select(m => m.MethodKey));
+        return keys;
+    }
+
     /// <summary>Every state machine's full runtime name known.</summary>
     public IEnumerable<string> AllStateMachines() => Table().AllStateMachines();
 

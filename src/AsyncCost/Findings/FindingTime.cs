@@ -282,16 +282,12 @@ public static class FindingTimes
         public TimeUnit Unit { get; }
 
         /// <summary>The operations, or seconds, the figures of a pass stand for (a windowed pass's counts stand for its gaps too).</summary>
-        public double Divisor(FigureSource source)
+        public double Divisor(FigureSource source) => Unit switch
         {
-            var passes = _report.Passes.Where(p => SourceOf(p.Pass) == source).ToList();
-            return Unit switch
-            {
-                TimeUnit.Operation when passes.Count > 0 => passes.Sum(p => (double)p.Operations!.Value),
-                TimeUnit.SecondOfRecording when passes.Count > 0 => passes.Sum(p => (p.Duration + (p.Unrecorded ?? TimeSpan.Zero)).TotalSeconds),
-                _ => 1,
-            };
-        }
+            TimeUnit.Operation when PassBasis.Operations(_report, source) is { } operations => operations,
+            TimeUnit.SecondOfRecording when PassBasis.PassOf(_report, source) is not null => PassBasis.Seconds(_report, source),
+            _ => 1,
+        };
 
         public string Describe(FigureSource source) => Unit switch
         {
@@ -303,13 +299,5 @@ public static class FindingTimes
             // times by seconds, not work items, which holds for waits that slow with the process and not for those that don't.
             ? "; timed in the hop pass's windows and scaled by time, as tracing slows the process there (warning hop-windows): a wait or call that does not slow with the process (a timer, a remote service) reads low by up to that slowdown"
             : "");
-
-        private static FigureSource? SourceOf(MeasurementPasses pass) => pass switch
-        {
-            MeasurementPasses.Allocations => FigureSource.AllocationPass,
-            MeasurementPasses.Hops => FigureSource.HopPass,
-            MeasurementPasses.Cpu => FigureSource.CpuPass,
-            _ => null,
-        };
     }
 }

@@ -110,6 +110,28 @@ public static class HotFindingsRanker
         return new Joined(finding, method, exercised, verdict, reason, time);
     }
 
+    /// <summary>
+    /// A warning when none of the methods the findings name (their own, and those their cost is spent in) appear in the
+    /// measured run, neither as a row nor among the methods its method events name: the log is most likely another
+    /// application's (or the run never reached the analyzed code), and every finding would read "not exercised" with no sign
+    /// of why. Null when any appears, or when the findings name no method.
+    /// </summary>
+    public static ReportWarning? NoneInTrace(IReadOnlyList<AnalyzerFinding> findings, AsyncCostReport measured)
+    {
+        ArgumentNullException.ThrowIfNull(findings);
+        ArgumentNullException.ThrowIfNull(measured);
+        var keys = findings.SelectMany(f => f.CostMethodKeys.Prepend(f.MethodKey)).OfType<string>().Distinct(StringComparer.Ordinal).ToList();
+        if (keys.Count == 0 || keys.Any(key => measured.Methods.Any(m => SameMethod(key, m.MethodKey)) || measured.MethodsThatRan.Any(ran => SameMethod(key, ran))))
+        {
+            return null;
+        }
+        var examples = string.Join(", ", keys.Take(2)) + (keys.Count > 2 ? ", …" : "");
+        var elsewhere = measured.MethodsThatRan.Count > 0 ? "none among the methods the trace's method events name" : "the trace has no method events to name others";
+        return new ReportWarning("sarif-unmatched", string.Create(CultureInfo.InvariantCulture,
+            $"None of the {keys.Count} methods the SARIF log's {findings.Count} findings name ({examples}) appear in this run: no row, and {elsewhere}. "
+            + $"The log is most likely another application's, or the run never reached the analyzed code; every finding reads 'not exercised'."));
+    }
+
     /// <summary>A finding joined to its rows and timed, before it is ranked.</summary>
     private readonly record struct Joined(AnalyzerFinding Finding, MethodCost? Method, bool Exercised, FindingVerdict Verdict, string? Reason, FindingTime Time);
 

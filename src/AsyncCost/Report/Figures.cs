@@ -146,10 +146,14 @@ public static class ReportFigures
     public static Figure? AsyncMethodBytes(AsyncCostReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        if (Figure.Sum(report.Methods.Select(m => m.Bytes)) is { } sum)
-        {
-            return sum;
-        }
+        return Figure.Sum(report.Methods.Select(m => m.Bytes)) ?? UnsampledBytes(report);
+    }
+
+    /// <summary>The bytes of code the allocation pass drew no sample from: zero, with the bound of a count that saw nothing
+    /// (fewer than 3 samples' worth, ~300 KB over the pass). Null without an allocation pass.</summary>
+    public static Figure? UnsampledBytes(AsyncCostReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
         return report.Passes.Any(p => p.AllocationEvent is not null)
             ? new Figure { Value = 0, ErrorBound = ZeroCountUpperBound / Events.KnownEvents.AllocationSamplingProbability, Sampled = true, Source = FigureSource.AllocationPass }
             : null;

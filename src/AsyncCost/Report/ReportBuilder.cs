@@ -50,6 +50,13 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         // A hop pass that lost events undercounts: its call counts are then no longer exact.
         var hopCountsComplete = hopPass is { Figures.EventsLost: 0 };
         var basis = RowCombination.BasisOf(source.Kind, passes, stopReason);
+        if (RowCombination.RunsDiffer(passes))
+        {
+            _warnings.Add(new ReportWarning("runs-differ", "The passes' runs did different work ("
+                + string.Join(", ", passes.Where(p => p.Operations is not null).Select(p => $"{PassBasis.Count(p.Operations!.Value)} operations in the {TracePass.PassName(p.Pass)} pass"))
+                + "): each figure stands for its own pass's run (calls, bytes and objects the allocation pass's; hops, suspending calls and waits the hop pass's), "
+                + "and per operation it is divided by that pass's operations."));
+        }
         var disagreements = new List<string>();
         var methods = _rows.Values.Select(row =>
         {

@@ -16,11 +16,13 @@ internal static class RowCombination
     /// run (of a command that does the same work each time). Traces of passes recorded from different processes are read alike,
     /// when none of them is cut short. Anything else (an attached process, a pass cut short or ended by the duration or by
     /// the user) recorded each pass in its own slice of time, at its own pace: the hop pass's TPL events slow the process.
+    /// So did a command whose runs said different operation counts (one that stops itself after some seconds does a
+    /// fraction of the work under the hop pass's tracing): the hop pass's count of calls is not the allocation pass's run's.
     /// </summary>
     public static RowBasis BasisOf(SourceKind source, IReadOnlyList<PassResult> passes, StopReason stop)
     {
         ArgumentNullException.ThrowIfNull(passes);
-        var wholeRuns = passes.All(p => !p.CutShort) && stop is StopReason.ProcessExited or StopReason.EndOfTrace;
+        var wholeRuns = passes.All(p => !p.CutShort) && stop is StopReason.ProcessExited or StopReason.EndOfTrace && !RunsDiffer(passes);
         var processes = passes.Select(p => p.ProcessId ?? p.Figures.ProcessId).ToList();
         return source switch
         {
@@ -29,6 +31,10 @@ internal static class RowCombination
             _ => RowBasis.EachPass,
         };
     }
+
+    /// <summary>True when the passes' runs said different operation counts: they did different work.</summary>
+    public static bool RunsDiffer(IReadOnlyList<PassResult> passes) =>
+        passes.Select(p => p.Operations).OfType<long>().Distinct().Count() > 1;
 
     /// <summary>
     /// The row's calls, bytes and objects. On <see cref="RowBasis.Run"/>, where the hop pass counted every call (none completed

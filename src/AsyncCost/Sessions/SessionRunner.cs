@@ -150,7 +150,8 @@ internal static class SessionRunner
             if (stop == StopReason.ProcessExited)
             {
                 // Only a run that ended by itself did its operations; its output has been read to the end by now.
-                pass.Operations = options.Operations ?? printed.Operations;
+                // A count given to collect stands in for one the command does not print, never against one it does.
+                pass.Operations = PassBasis.Reconcile(options.Operations, printed.Operations, $"the command's run in its {TracePass.PassName(pass.Pass)} pass");
                 pass.OperationSeconds = printed.Operations == pass.Operations ? printed.Seconds : null;
             }
             if (stop == StopReason.Canceled)

@@ -106,7 +106,7 @@ public static class AsyncCostMeasurement
             catalog.AddAssembliesOfThisProcess();
             var report = new ReportBuilder(catalog).Build(new ReportSource { Kind = SourceKind.InProcess, ProcessId = Environment.ProcessId },
                 passes, [], StopReason.DurationElapsed, cutShort: false, [.. warnings.Select(w => new ReportWarning("measurement", w))]);
-            return new MeasuredCost(report, options.Operations, allocationOperations, exact.BytesCeiling, exact.BytesCeilingIsThreadCount);
+            return new MeasuredCost(report, options.Operations, allocationOperations, exact.BytesCeiling, exact.BytesCeilingIsThreadCount, catalog.DeclaredMethodKeys());
         }
         finally
         {

@@ -1,3 +1,4 @@
+using AsyncCost.Attribution;
 using AsyncCost.Report;
 
 namespace AsyncCost.Testing;
@@ -5,8 +6,10 @@ namespace AsyncCost.Testing;
 /// <summary>What a measured operation cost, per operation and per async method (see <see cref="AsyncCostMeasurement"/>).</summary>
 public sealed class MeasuredCost
 {
-    internal MeasuredCost(AsyncCostReport report, long operations, long allocationOperations, double bytesCeiling, bool bytesCeilingIsThreadCount)
+    internal MeasuredCost(AsyncCostReport report, long operations, long allocationOperations, double bytesCeiling, bool bytesCeilingIsThreadCount,
+        IReadOnlySet<string> declaredMethods)
     {
+        _declaredMethods = declaredMethods;
         Report = report;
         Operations = operations;
         AllocationOperations = allocationOperations;
@@ -14,6 +17,9 @@ public sealed class MeasuredCost
         BytesCeilingIsThreadCount = bytesCeilingIsThreadCount;
         Methods = [.. report.Methods.Select(PerOperation)];
     }
+
+    /// <summary>The join keys of every method the process's own assemblies declare: a name among none of them is misspelt.</summary>
+    private readonly IReadOnlySet<string> _declaredMethods;
 
     /// <summary>The report of the allocation and hop passes, as the CLI builds it: totals over each pass's operations.</summary>
     public AsyncCostReport Report { get; }
@@ -37,14 +43,25 @@ public sealed class MeasuredCost
     public IReadOnlyList<MethodCostPerOperation> Methods { get; }
 
     /// <summary>One method's figures per operation, by method key ("Ns.Type.Method", as the analyzer's SARIF names it) or display
-    /// name. A method the passes never saw cost nothing they could see: 0 hops and waits (every event was counted), and 0 bytes
-    /// within the bound of a sample that was never drawn.</summary>
+    /// name. A method of the process's assemblies that the passes never saw cost nothing they could see: 0 hops and waits
+    /// (every event was counted), and 0 bytes within the bound of a sample that was never drawn.</summary>
+    /// <exception cref="AsyncCostBudgetException">No method is called so, in the passes or in the process's assemblies: the
+    /// message says "no such method" and gives the nearest names, so a misspelt budget fails instead of passing.</exception>
     public MethodCostPerOperation Method(string method)
     {
         ArgumentNullException.ThrowIfNull(method);
         return Methods.FirstOrDefault(m => m.MethodKey == method)
             ?? Methods.FirstOrDefault(m => m.DisplayName == method)
-            ?? Unseen(method);
+            ?? (_declaredMethods.Contains(method) ? Unseen(method) : throw new AsyncCostBudgetException(NoSuchMethod(method)));
+    }
+
+    /// <summary>Why a name is no method: none of the measured rows nor of the assemblies' methods has it; the nearest do.</summary>
+    private string NoSuchMethod(string method)
+    {
+        var nearest = NearestNames.Of(method, Methods.Select(m => m.MethodKey).Concat(_declaredMethods));
+        return $"AsyncCost budget: no such method {method}: no async method the passes saw and no method of this process's assemblies has that key "
+            + "(Namespace.Type.Method, nested types joined with '.', as the analyzer's SARIF names it)"
+            + (nearest.Count > 0 ? $". Nearest: {string.Join(", ", nearest)}." : ".");
     }
 
     /// <summary>Throws <see cref="AsyncCostBudgetException"/> naming the method, the figure, its bound and the budget when any

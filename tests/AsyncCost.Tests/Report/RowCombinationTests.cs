@@ -104,6 +104,42 @@ public class RowCombinationTests
     }
 
     [Fact]
+    public void A_launched_command_whose_passes_said_different_operation_counts_is_not_one_run_and_its_rows_stand_on_each_pass()
+    {
+        // An app that stops itself after three seconds: 10,000,000 orders untraced, 186,610 under the hop pass's tracing. The
+        // hop pass's exact count of calls is its own run's; times the allocation pass's bytes per call, the row's bytes would
+        // stand for the hop pass's run and read ~54× low over the allocation pass's operations.
+        var methods = Methods();
+        var allocations = BoxSamples(methods, 2_000);
+        var hops = SuspendingCalls(methods, 186_610);
+        var allocationPass = Pass(MeasurementPasses.Allocations, allocations, 7);
+        var hopPass = Pass(MeasurementPasses.Hops, hops, 8);
+
+        var report = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
+            new PassResult { Pass = allocationPass.Pass, Figures = allocationPass.Figures, ProcessId = 7, Duration = allocationPass.Duration, Operations = 10_000_000 },
+            new PassResult { Pass = hopPass.Pass, Figures = hopPass.Figures, ProcessId = 8, Duration = hopPass.Duration, Operations = 186_610 });
+
+        Assert.Equal(RowBasis.EachPass, report.RowBasis);
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "Shop.Stock.ReserveAsync");
+        // Calls and bytes are the allocation pass's own samples; the hop pass's count stays its own.
+        Assert.Equal(row.SampledCalls, row.Calls);
+        Assert.Equal((FigureKind.Exact, 186_610), (row.SuspendingCalls!.Kind, row.SuspendingCalls.Value));
+        // Each sample of a small object stands for about 1/p bytes of it (the sampler's p): 2,000 samples, ~195 MB.
+        Assert.Equal(2_000 / KnownEvents.AllocationSamplingProbability, row.Bytes!.Value, 2_000 / KnownEvents.AllocationSamplingProbability * 0.01);
+        AssertAddsUp(row);
+        var warning = Assert.Single(report.Warnings, w => w.Code == "runs-differ");
+        Assert.Contains("10,000,000 operations in the allocations pass, 186,610 operations in the hops pass", warning.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(report.Warnings, w => w.Code == "calls-disagree");
+
+        // The same counts in both passes: one run, as before.
+        var same = Build(methods, SourceKind.Launch, StopReason.ProcessExited,
+            new PassResult { Pass = allocationPass.Pass, Figures = allocationPass.Figures, ProcessId = 7, Operations = 400 },
+            new PassResult { Pass = hopPass.Pass, Figures = hopPass.Figures, ProcessId = 8, Operations = 400 });
+        Assert.Equal(RowBasis.Run, same.RowBasis);
+        Assert.DoesNotContain(same.Warnings, w => w.Code == "runs-differ");
+    }
+
+    [Fact]
     public void Samples_that_contradict_the_runs_exact_count_beyond_their_bound_are_not_its_calls_and_are_named()
     {
         var methods = Methods();

@@ -53,6 +53,21 @@ public sealed class AsyncCostMeasurementTests
         Assert.Equal(0, method.Bytes.Value);
         Assert.False(method.Bytes.Sampled);
         cost.AssertWithin(ValueTaskKey, new MethodBudget { BytesPerOperation = 0, StateMachinesPerOperation = 0, HopsPerOperation = 0, BlockingWaitsPerOperation = 0 });
+
+        // A misspelt name is no method that cost nothing: every kind of budget on it fails, naming the nearest methods.
+        MethodBudget[] budgets =
+        [
+            new() { BytesPerOperation = 0 }, new() { StateMachinesPerOperation = 0 }, new() { HopsPerOperation = 0 }, new() { BlockingWaitsPerOperation = 0 }, new(),
+        ];
+        foreach (var budget in budgets)
+        {
+            var failure = Assert.Throws<AsyncCostBudgetException>(() => cost.AssertWithin("AsyncCost.Tests.Testing.Quotes.PriceValueTaskAsnyc", budget));
+            Assert.StartsWith("AsyncCost budget: no such method AsyncCost.Tests.Testing.Quotes.PriceValueTaskAsnyc: ", failure.Message, StringComparison.Ordinal);
+            Assert.Contains("Nearest: AsyncCost.Tests.Testing.Quotes.PriceValueTaskAsync, ", failure.Message, StringComparison.Ordinal);
+        }
+        // Without its namespace, the nearest is still found by its type and member.
+        Assert.Contains("Nearest: AsyncCost.Tests.Testing.Quotes.PriceTaskAsync",
+            Assert.Throws<AsyncCostBudgetException>(() => cost.Method("Quotes.PriceTaskAsnyc")).Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -191,6 +206,10 @@ internal static class Quotes
         }
         return (int)price;
     }
+
+    /// <summary>Declared and never called: a budget on it holds (it cost nothing), unlike one on a name no method has.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task NeverCalledAsync() => await Task.Yield();
 
     /// <summary>Allocates strings on another thread until told to stop (a parallel test's work).</summary>
     public static void AllocateElsewhere(CancellationToken stop)
