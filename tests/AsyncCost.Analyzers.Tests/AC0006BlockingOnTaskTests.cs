@@ -363,6 +363,21 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 
     public static TheoryData<string, string> MustFlag => new()
     {
+        // The twin of the two raced tasks: three raced, or the check the other way round, proves nothing of the first.
+        { "a raced task whose completion the winner's check does not prove", """
+            async Task<int> M(Task<int> receiving, Task closing, Task other)
+            {
+                var winner = await Task.WhenAny(receiving, closing, other);
+                if (winner == closing) { return -1; }
+                return receiving.[|Result|];
+            }
+            async Task<int> N(Task<int> receiving, Task closing)
+            {
+                var winner = await Task.WhenAny(receiving, closing);
+                if (winner != closing) { return -1; }
+                return receiving.[|Result|];
+            }
+            """ },
         // The must-not-flag expression tree's twin: the same lambda as a delegate runs, and blocks.
         { "inside a lambda that is a delegate, not an expression tree", """
             interface IRepository { int Save(int value); }
@@ -664,6 +679,25 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
             """ },
         { "complete by construction", """
             int M() { Task.CompletedTask.Wait(); var t = Task.FromResult(2); return Task.FromResult(1).Result + t.Result + new ValueTask<int>(3).Result; }
+            """ },
+        // Of two tasks raced, the winner is one of them: after leaving when it is the one, the other has completed.
+        { "the other of two raced tasks, after leaving when the winner is the first", """
+            async Task<int> M(Task<int> receiving, Task closing)
+            {
+                var winner = await Task.WhenAny(receiving, closing).ConfigureAwait(false);
+                if (winner == closing) { return -1; }
+                return receiving.Result;
+            }
+            async Task<int> N(Task<int> receiving, Task closing)
+            {
+                while (true)
+                {
+                    var winner = await Task.WhenAny(closing, receiving);
+                    if (winner != receiving) { break; }
+                    return receiving.GetAwaiter().GetResult();
+                }
+                return 0;
+            }
             """ },
         { "the task WhenAny returns", """
             async Task<int> M(Task<int> a, Task<int> b) { var first = await Task.WhenAny(a, b); return first.Result + (await Task.WhenAny(a, b)).Result; }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Immutable;
 using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
@@ -56,7 +57,9 @@ internal sealed partial class CompletionFacts
                 return equal && (IsFinalStatus(comparison.RightOperand) && IsStatusOf(comparison.LeftOperand, task)
                     || IsFinalStatus(comparison.LeftOperand) && IsStatusOf(comparison.RightOperand, task)
                     || IsSameAsComplete(comparison.LeftOperand, comparison.RightOperand, comparison, task)
-                    || IsSameAsComplete(comparison.RightOperand, comparison.LeftOperand, comparison, task));
+                    || IsSameAsComplete(comparison.RightOperand, comparison.LeftOperand, comparison, task))
+                    || !equal && (IsTheOtherRaced(comparison.LeftOperand, comparison.RightOperand, task)
+                        || IsTheOtherRaced(comparison.RightOperand, comparison.LeftOperand, task));
             case IIsPatternOperation isPattern:
                 return PatternImplies(isPattern.Value, isPattern.Pattern, task, value);
             default:
@@ -70,6 +73,29 @@ internal sealed partial class CompletionFacts
         _types.Async.IsTaskLike(TaskReference.Strip(operand)!.Type?.OriginalDefinition)
         && task.Equals(TaskReference.Of(_types.Underlying(operand)))
         && IsKnownComplete(new WaitedTask(_types.Underlying(other)), at);
+
+    // `var winner = await Task.WhenAny(receiving, closing); if (winner == closing) break; … receiving.Result`: of two
+    // tasks raced, the winner is one of them and completed; where it is not the one compared with, it is the other.
+    private bool IsTheOtherRaced(IOperation winner, IOperation loser, TaskReference task)
+    {
+        if (TaskReference.Strip(winner) is not ILocalReferenceOperation local || OperationTree.ValuesGivenTo(local) is not { Count: 1 } given
+            || TaskReference.Strip(given[0]) is not IAwaitOperation { Operation: var awaited }
+            || ConfigureAwaitCalls.Unwrap(awaited, _types.Async) is not IInvocationOperation whenAny || !_types.IsTaskStatic(whenAny.TargetMethod, "WhenAny")
+            || Raced(whenAny) is not { Length: 2 } raced || raced[0].IsCollection || raced[1].IsCollection)
+        {
+            return false;
+        }
+        var (first, second) = (raced[0], raced[1]);
+        var compared = TaskReference.Of(_types.Underlying(loser));
+        return compared is not null
+            && (compared.Equals(first.Reference) && task.Equals(second.Reference) || compared.Equals(second.Reference) && task.Equals(first.Reference));
+    }
+
+    // WhenAny(a, b) binds to its two-task overload, or to the params one (an array or span of the tasks).
+    private ImmutableArray<WaitedTask> Raced(IInvocationOperation whenAny) =>
+        whenAny.Arguments.Length == 2 && whenAny.Arguments.All(a => _types.Async.IsTaskLike(a.Parameter?.Type.OriginalDefinition))
+            ? whenAny.Arguments.Select(a => new WaitedTask(_types.Underlying(a.Value))).ToImmutableArray()
+            : BlockingCalls.TaskArguments(whenAny, _types);
 
     // `t is { IsCompletedSuccessfully: true }`, `t is not { IsCompleted: false }`, `t.Status is TaskStatus.RanToCompletion`.
     private bool PatternImplies(IOperation input, IPatternOperation pattern, TaskReference task, bool matched)

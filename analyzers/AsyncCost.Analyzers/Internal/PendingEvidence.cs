@@ -278,8 +278,10 @@ internal sealed class PendingEvidence
         return false;
     }
 
+    // Task.Delay(0) and Task.Delay(TimeSpan.Zero) hand back a completed task.
     private static bool IsZeroDelay(IInvocationOperation delay) =>
-        delay.Arguments.FirstOrDefault() is { Value: var value } && TaskReference.Strip(value) is { ConstantValue: { HasValue: true, Value: 0 } };
+        delay.Arguments.FirstOrDefault() is { Value: var value }
+        && TaskReference.Strip(value) is { ConstantValue: { HasValue: true, Value: 0 } } or IFieldReferenceOperation { Field: { Name: "Zero", IsStatic: true, ContainingType.Name: "TimeSpan" } };
 
     private static string Display(IMethodSymbol method) => method.ContainingType.Name + "." + method.Name;
 }
