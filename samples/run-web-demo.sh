@@ -98,7 +98,7 @@ step "WebShop built again with its measured costs listed: $out/WebShop.costs.tsv
 [[ -s "$out/WebShop.costs.tsv" ]] || fail "collect -o $out/WebShop with --sarif did not write $out/WebShop.costs.tsv"
 measured_build=$(dotnet build samples/WebShop -c Release -nologo -clp:NoSummary --no-incremental \
   -p:AsyncCostMeasuredCosts="$PWD/$out/WebShop.costs.tsv" 2>&1 || true)
-grep -E "warning AC00[0-9]{2}:.* — measured" <<<"$measured_build" | sed -E 's#^.*/(samples/)#\1#; s# \[/.*##' | sort -u | tee "$out/measured-build.txt"
+grep -E "warning AC00[0-9]{2}:.* — measured" <<<"$measured_build" | sed -E 's# \[[^]]*\]$##' | sed "s#^$PWD/##" | sort -u | tee "$out/measured-build.txt"
 read -r top_rule top_line < <(jq -r '.findings[0].finding | "\(.ruleId) \(.line)"' "$out/WebShop.json")
 grep -qE "Checkout\.cs\($top_line,[0-9]+\): warning $top_rule:.* — measured [0-9.]+ ms per" "$out/measured-build.txt" \
   || fail "the costliest finding ($top_rule at Checkout.cs:$top_line) is not a warning with its measured time when the costs are listed"
