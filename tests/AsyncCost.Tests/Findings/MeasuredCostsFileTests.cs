@@ -29,8 +29,8 @@ public class MeasuredCostsFileTests
         };
         var findings = new[]
         {
-            new AnalyzerFinding("AC0006", "warning", "blocks", "/home/dev/shop/Checkout.cs", 20, 9, "Shop.Checkout.CheckoutAsync", FindingCostKind.Blocking),
-            new AnalyzerFinding("AC0002", "note", "value task", "/home/dev/shop/Catalog.cs", 43, 5, "Shop.Catalog.GetPriceAsync", FindingCostKind.Allocations),
+            new AnalyzerFinding("AC0006", "warning", "blocks", "/repo/shop/Checkout.cs", 20, 9, "Shop.Checkout.CheckoutAsync", FindingCostKind.Blocking),
+            new AnalyzerFinding("AC0002", "note", "value task", "/repo/shop/Catalog.cs", 43, 5, "Shop.Catalog.GetPriceAsync", FindingCostKind.Allocations),
         };
 
         var lines = MeasuredCostsFile.Write(HotFindingsRanker.Rank(findings, measured)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
@@ -46,6 +46,6 @@ public class MeasuredCostsFileTests
         Assert.Equal(["AC0002", "Catalog.cs", "43", "Shop.Catalog.GetPriceAsync"], unseen[..4]);
         Assert.NotEqual("measured", unseen[4]);
         Assert.Equal("", unseen[5]);
-        Assert.DoesNotContain("/home/dev", string.Join('\n', lines), StringComparison.Ordinal);
+        Assert.DoesNotContain("/repo/shop", string.Join('\n', lines), StringComparison.Ordinal);
     }
 }
