@@ -203,7 +203,7 @@ public sealed class ComparisonTests
         Assert.Equal(["hops"], unheld.UnheldLimits.Select(f => f.Key));
         Assert.Matches(@"Thread-pool hops per op\s+2\s+-", Table(unheld));
         using var error = new StringWriter();
-        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unheld, githubAnnotations: false, TextWriter.Null, error, width: 400));
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unheld, AnnotationStyle.None, TextWriter.Null, error, width: 400));
         Assert.Contains("cannot hold pr to asynccost-budget: the budget limits Thread-pool hops per op, which the run has no figure for", error.ToString(), StringComparison.Ordinal);
     }
 
@@ -225,7 +225,7 @@ public sealed class ComparisonTests
         Assert.StartsWith("a.json and b.json are the same report", itself.Summary(), StringComparison.Ordinal);
         using (var error = new StringWriter())
         {
-            Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(itself, githubAnnotations: false, TextWriter.Null, error, width: 400));
+            Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(itself, AnnotationStyle.None, TextWriter.Null, error, width: 400));
             Assert.Contains("a.json and b.json are the same report", error.ToString(), StringComparison.Ordinal);
         }
         Assert.False(Comparison.Create("a.json", costly, "b.json", fixedTwin, operations: null).SameReport);
@@ -255,6 +255,11 @@ public sealed class ComparisonTests
         Assert.Equal("dotnet-asynccost: run regressed against asynccost-budget: Throughput (ops/s): 150 in asynccost-budget, 100 in run (1.5× fewer), worse beyond its bound and the 10 % threshold",
             Assert.Single(Expect.Messages(failed.StandardError)));
         Assert.Equal(0, (await ChildProcess.RunToolAsync("compare", budget, run, "--fail-on-regression", "--threshold", "60")).ExitCode);
+        // Azure Pipelines reads its own logging command, '%' escaped as it expects.
+        var azure = await ChildProcess.RunToolAsync("compare", budget, run, "--fail-on-regression", "--annotations", "azure");
+        Assert.True(azure.ExitCode == 26, azure.ToString());
+        Assert.Contains("##vso[task.logissue type=error]AsyncCost regression: Throughput (ops/s): 150 in asynccost-budget, 100 in run (1.5× fewer), worse beyond its bound and the 10 %AZP25 threshold",
+            azure.StandardOutput.Split('\n').Select(l => l.TrimEnd('\r')));
 
         var refused = await ChildProcess.RunToolAsync("compare", misspelt, run);
         Assert.Equal(24, refused.ExitCode);
@@ -338,7 +343,7 @@ public sealed class ComparisonTests
         var unknown = Comparison.AgainstBudget("asynccost-budget.json", misspelt, "pr.json", run, operations: null, threshold: 0.10);
         Assert.Equal(3, unknown.UnheldLimits.Count);
         using var error = new StringWriter();
-        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unknown, githubAnnotations: false, TextWriter.Null, error, width: 1_000));
+        Assert.Equal(ExitCode.NothingToJudge, RegressionGate.Judge(unknown, AnnotationStyle.None, TextWriter.Null, error, width: 1_000));
         Assert.Contains("the budget limits Shop.Orders.ReserveAsnyc bytes per op, no such method in pr: no row and no method its trace names has the key "
             + "Shop.Orders.ReserveAsnyc (nearest: Shop.Orders.ReserveAsync, Shop.Orders.AuditAsync)", error.ToString(), StringComparison.Ordinal);
     }

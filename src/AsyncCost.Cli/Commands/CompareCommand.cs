@@ -51,11 +51,12 @@ internal static class CompareCommand
         };
         var annotations = new Option<string?>("--annotations")
         {
-            Description = "Also write each regression as a CI annotation on stdout, after the report: 'github' (GitHub Actions ::error workflow commands). "
+            Description = "Also write each regression as a CI annotation on stdout, after the report: 'github' (GitHub Actions ::error workflow commands) "
+                + "or 'azure' (Azure Pipelines ##vso[task.logissue] logging commands). "
                 + "With table or markdown only.",
-            HelpName = "github",
+            HelpName = "github|azure",
         };
-        annotations.AcceptOnlyFromAmong("github");
+        annotations.AcceptOnlyFromAmong("github", "azure");
         var sarif = CommonOptions.Sarif("Show the time of the AsyncCost analyzer findings of this SARIF log, the first run's code's, in both runs: "
             + "each finding the first run timed, its basis measured again in the second (gone, reduced, unchanged, increased or not observable). "
             + "Without it, the findings a first report written with --sarif holds. Repeat it for several logs, or name a folder for every *.sarif in it.");
@@ -71,8 +72,13 @@ internal static class CompareCommand
             var beforePath = parse.GetValue(before)!;
             var afterPath = parse.GetValue(after)!;
             var chosenFormat = parse.GetValue(format);
-            var annotate = parse.GetValue(annotations) is not null;
-            if (annotate && chosenFormat is not (ReportFormat.Table or ReportFormat.Markdown))
+            var annotate = parse.GetValue(annotations) switch
+            {
+                "github" => AnnotationStyle.GitHub,
+                "azure" => AnnotationStyle.Azure,
+                _ => AnnotationStyle.None,
+            };
+            if (annotate != AnnotationStyle.None && chosenFormat is not (ReportFormat.Table or ReportFormat.Markdown))
             {
                 throw new CliException(ExitCode.UsageError, "--annotations writes to stdout beside a table or markdown report, not inside json, csv or html.");
             }

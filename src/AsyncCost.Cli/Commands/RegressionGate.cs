@@ -3,21 +3,34 @@ using AsyncCost.Cli.Terminal;
 
 namespace AsyncCost.Cli.Commands;
 
+/// <summary>Where a gate's failures are also written as CI annotations (--annotations).</summary>
+internal enum AnnotationStyle
+{
+    /// <summary>None: stderr only.</summary>
+    None,
+
+    /// <summary>GitHub Actions workflow commands (::error title=...::message).</summary>
+    GitHub,
+
+    /// <summary>Azure Pipelines logging commands (##vso[task.logissue type=error]message).</summary>
+    Azure,
+}
+
 /// <summary>`compare --fail-on-regression`: the exit code a CI job fails on, one stderr line per regression, and optionally
-/// the same as GitHub Actions annotations. The stderr lines fit <c>width</c>; an annotation stays one line, as the runner
-/// reads it.</summary>
+/// the same as GitHub Actions or Azure Pipelines annotations. The stderr lines fit <c>width</c>; an annotation stays one
+/// line, as the runner reads it.</summary>
 internal static class RegressionGate
 {
     private const string Indent = "  ";
 
-    public static ExitCode Judge(Comparison comparison, bool githubAnnotations, TextWriter output, TextWriter error, int width)
+    public static ExitCode Judge(Comparison comparison, AnnotationStyle annotations, TextWriter output, TextWriter error, int width)
     {
         if (comparison.Basis == ComparisonBasis.PerSecond)
         {
             const string Message = "cannot judge a regression: the runs' operations are unknown, so they are compared per second, where a faster "
                 + "run does more of everything. Give --operations N, or let each run print 'asynccost: N operations' (docs/cli.md).";
             error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + Message, width));
-            Annotate(githubAnnotations, output, "AsyncCost gate", Message);
+            Annotate(annotations, output, "AsyncCost gate", Message);
             return ExitCode.NothingToJudge;
         }
 
@@ -26,7 +39,7 @@ internal static class RegressionGate
             var same = $"cannot judge a regression: {comparison.BeforeName} and {comparison.AfterName} are the same report, and a run compared with itself "
                 + "passes any gate. Give the report of the other run.";
             error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + same, width));
-            Annotate(githubAnnotations, output, "AsyncCost gate", same);
+            Annotate(annotations, output, "AsyncCost gate", same);
             return ExitCode.NothingToJudge;
         }
 
@@ -37,7 +50,7 @@ internal static class RegressionGate
                     ?? "which the run has no figure for (the pass that measures it did not run: collect runs allocations and hops unless --passes says otherwise)")))
                 + ".";
             error.WriteLine(ErrorOutput.Fit("dotnet-asynccost: " + message, width));
-            Annotate(githubAnnotations, output, "AsyncCost gate", message);
+            Annotate(annotations, output, "AsyncCost gate", message);
             return ExitCode.NothingToJudge;
         }
 
@@ -53,24 +66,34 @@ internal static class RegressionGate
         {
             // Each regression under the heading, its own later lines indented under it.
             error.WriteLine(string.Join(Environment.NewLine, ErrorOutput.Fit(line, width - Indent.Length).Split(Environment.NewLine).Select(l => Indent + l)));
-            Annotate(githubAnnotations, output, "AsyncCost regression", line);
+            Annotate(annotations, output, "AsyncCost regression", line);
         }
 
         return ExitCode.RegressionFound;
     }
 
-    /// <summary>A GitHub Actions workflow command (::error title=...::message), its data escaped as the runner expects.</summary>
-    private static void Annotate(bool enabled, TextWriter output, string title, string message)
+    /// <summary>One failure as the CI's annotation: a GitHub Actions workflow command (::error title=...::message) or an Azure
+    /// Pipelines logging command (##vso[task.logissue type=error]title: message), its data escaped as each runner expects.</summary>
+    private static void Annotate(AnnotationStyle style, TextWriter output, string title, string message)
     {
-        if (enabled)
+        switch (style)
         {
-            output.WriteLine($"::error title={Escape(title, property: true)}::{Escape(message, property: false)}");
+            case AnnotationStyle.GitHub:
+                output.WriteLine($"::error title={GitHubEscape(title, property: true)}::{GitHubEscape(message, property: false)}");
+                break;
+            case AnnotationStyle.Azure:
+                output.WriteLine($"##vso[task.logissue type=error]{AzureEscape(title + ": " + message)}");
+                break;
         }
     }
 
-    private static string Escape(string text, bool property)
+    private static string GitHubEscape(string text, bool property)
     {
         var escaped = text.Replace("%", "%25", StringComparison.Ordinal).Replace("\r", "%0D", StringComparison.Ordinal).Replace("\n", "%0A", StringComparison.Ordinal);
         return property ? escaped.Replace(":", "%3A", StringComparison.Ordinal).Replace(",", "%2C", StringComparison.Ordinal) : escaped;
     }
+
+    // Azure Pipelines reads %AZP25 as '%', and %0D, %0A as line breaks, in a logging command's message.
+    private static string AzureEscape(string text) =>
+        text.Replace("%", "%AZP25", StringComparison.Ordinal).Replace("\r", "%0D", StringComparison.Ordinal).Replace("\n", "%0A", StringComparison.Ordinal);
 }
