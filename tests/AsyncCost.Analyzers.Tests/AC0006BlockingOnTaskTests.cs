@@ -10,6 +10,42 @@ public class AC0006BlockingOnTaskTests : RuleTheories<AC0006BlockingOnTaskAnalyz
 {
     private static readonly TestOptions ConsoleApp = TestOptions.Default with { OutputKind = OutputKind.ConsoleApplication };
 
+    // The program's edge reached through handlers: a command-line parser's WithParsed(Run) from a synchronous Main runs
+    // the handler on Main's thread, and so do the synchronous helpers only it calls; a dedicated thread is made by a
+    // LongRunning StartNew as by new Thread. Handed to Task.Run, or also called from async code, the wait is reported.
+    [Fact]
+    public Task Handlers_the_synchronous_main_hands_on_and_long_running_threads_are_edges() =>
+        Verify.VerifyAsync(Snippet.Usings + """
+            sealed class Parser { public Parser WithParsed(Action<string> handler) { handler("x"); return this; } }
+            static class Program
+            {
+                static void Main(string[] args)
+                {
+                    new Parser().WithParsed(Download.Run).WithParsed(Update.Run);
+                    Task.Run(() => Pooled.Run("x")).Wait();
+                    Task.Factory.StartNew(Worker.Loop, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                    Task.Factory.StartNew(() => Worker.Fetch().Wait(), TaskCreationOptions.LongRunning);
+                }
+            }
+            static class Download
+            {
+                public static void Run(string name) => Fetch(name);
+                private static void Fetch(string name) => Task.Delay(10).Wait();
+            }
+            static class Update
+            {
+                public static void Run(string name) => Check(name).GetAwaiter().GetResult();
+                static async Task Check(string name) { await Task.Delay(10); Later(); }
+                static void Later() => Task.Delay(10).[|Wait|]();
+            }
+            static class Pooled { public static void Run(string name) => Task.Delay(10).[|Wait|](); }
+            static class Worker
+            {
+                public static void Loop() => Task.Delay(10).Wait();
+                public static Task Fetch() => Task.Delay(10);
+            }
+            """, ConsoleApp);
+
     // A team's written decision under a peer's ID (issue 34: lines that carry the maintainers' own
     // `#pragma warning disable VSTHRD002`) is respected; any other pragma, or one restored before the line, is not.
     [Fact]

@@ -39,6 +39,38 @@ internal static class BlockingExemptions
             _ => types.CallSites.Of(function) is { IsComplete: true, Calls.Length: 0, HandedTo.Length: 0, ThreadStarts: > 0 },
         };
 
+    // How many synchronous methods may stand between the synchronous Main and the wait.
+    private const int MaxMainThreadChain = 4;
+
+    // A synchronous method only the synchronous Main reaches, by calls or handed to a non-scheduler (a command-line
+    // parser's `WithParsed(Run)`, a host's callback) through up to four synchronous methods: it runs on Main's thread,
+    // the program's edge, where the message itself says to block. Handed to Task.Run, StartNew, ContinueWith, the
+    // ThreadPool or a timer, it runs on a pool thread, and is reported.
+    public static bool RunsOnlyOnMainThread(IMethodSymbol function, IMethodSymbol? entryPoint, BlockingAnalysis types, int depth = 0)
+    {
+        if (entryPoint is not { IsAsync: false })
+        {
+            return false;
+        }
+        if (SymbolEqualityComparer.Default.Equals(function.OriginalDefinition, entryPoint.OriginalDefinition))
+        {
+            return true;
+        }
+        if (depth >= MaxMainThreadChain || function is not { IsAsync: false, MethodKind: MethodKind.Ordinary or MethodKind.LocalFunction })
+        {
+            return false;
+        }
+        var found = types.CallSites.Of(function);
+        return found is { IsComplete: true, ThreadStarts: 0 } && found.Calls.Length + found.HandedTo.Length > 0
+            && found.Calls.All(call => call.Container is IMethodSymbol caller && RunsOnlyOnMainThread(caller, entryPoint, types, depth + 1))
+            && found.HandedTo.All(receiver => !IsScheduler(receiver.TargetMethod)
+                && receiver.SemanticModel?.GetEnclosingSymbol(receiver.Syntax.SpanStart) is IMethodSymbol handing
+                && SymbolEqualityComparer.Default.Equals(handing.OriginalDefinition, entryPoint.OriginalDefinition));
+    }
+
+    private static bool IsScheduler(IMethodSymbol method) =>
+        method.ContainingType?.ContainingNamespace?.ToDisplayString() is "System.Threading.Tasks" or "System.Threading";
+
     /// <summary>The .editorconfig option by which a library says its public synchronous API bridges to its async core on purpose.</summary>
     public const string PublicSyncBridgesOption = "public_sync_bridges";
 

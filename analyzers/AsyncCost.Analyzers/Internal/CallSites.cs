@@ -222,14 +222,14 @@ internal sealed class CallSites
         {
             if (reference is { Parent: IDelegateCreationOperation { Parent: IArgumentOperation { Parent: var receiver } } })
             {
+                if (IsThreadCreation(receiver))
+                {
+                    return Use.StartsThread;
+                }
                 if (receiver is IInvocationOperation invoked)
                 {
                     call = (invoked, model.GetEnclosingSymbol(callee.SpanStart) ?? method);
                     return Use.HandedOn;
-                }
-                if (IsThreadCreation(receiver))
-                {
-                    return Use.StartsThread;
                 }
             }
             if (WrappedCallbackReceiver(reference) is { } wrappedReceiver)
@@ -263,14 +263,25 @@ internal sealed class CallSites
     }
 
     /// <summary>
-    /// Whether the operation is <c>new System.Threading.Thread(start, …)</c>: its start delegate runs at the bottom of
-    /// a dedicated thread's stack, the thread's own edge.
+    /// Whether the operation is <c>new System.Threading.Thread(start, …)</c>, or <c>TaskFactory.StartNew(start, …,
+    /// TaskCreationOptions.LongRunning, …)</c>, which gives the delegate a thread of its own: it runs at the bottom of a
+    /// dedicated thread's stack, the thread's own edge.
     /// </summary>
-    public static bool IsThreadCreation(IOperation? operation) =>
-        operation is IObjectCreationOperation
+    public static bool IsThreadCreation(IOperation? operation) => operation switch
+    {
+        IObjectCreationOperation
         {
             Type: { Name: "Thread", ContainingNamespace: { Name: "Threading", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } },
-        };
+        } => true,
+        IInvocationOperation { TargetMethod: { Name: "StartNew", ContainingType.Name: "TaskFactory" } } startNew => startNew.Arguments.Any(argument =>
+            argument.Parameter?.Type is { Name: "TaskCreationOptions" }
+            && argument.Value.ConstantValue is { HasValue: true, Value: int options }
+            && (options & LongRunning) != 0),
+        _ => false,
+    };
+
+    // TaskCreationOptions.LongRunning.
+    private const int LongRunning = 2;
 
     private static bool IsInNameOf(SyntaxNode node)
     {

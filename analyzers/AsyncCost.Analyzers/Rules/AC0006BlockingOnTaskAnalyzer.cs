@@ -83,7 +83,8 @@ public sealed class AC0006BlockingOnTaskAnalyzer : DiagnosticAnalyzer
         // Cheapest first: the facts of this body, then (for a parameter of a private method) the arguments of its calls.
         var unknown = use.Subjects.Where(s => !facts.IsKnownComplete(s, use.Operation)).ToList();
         if (unknown.Count == 0 || function is not null && unknown.All(s => BlockingExemptions.IsCompleteAtEveryCall(s, function, facts, types, factsByBody))
-            || function is { IsAsync: false } && BlockingExemptions.IsThreadStart(use.Operation, function, types)
+            || function is { IsAsync: false } && (BlockingExemptions.IsThreadStart(use.Operation, function, types)
+                || OperationScopes.EnclosingFunction(use.Operation) is null && BlockingExemptions.RunsOnlyOnMainThread(function, entryPoint.Value, types))
             || peers.AreSuppressed(use.Operation.Syntax.GetLocation(), context.ContainingSymbol))
         {
             return; // complete, a thread's edge, or a wait the team already decided to keep (VSTHRD002, MA0045, CA1849 suppressed there)
