@@ -59,7 +59,7 @@ internal sealed record BudgetFile
     public static BudgetFile Read(JsonObject root, string path)
     {
         ArgumentNullException.ThrowIfNull(root);
-        CliException Refused(string what) => new(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {what} ('dotnet-asynccost schema --budget' prints its shape).");
+        CliException Refused(string what) => new(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {what.TrimEnd('.')} ('dotnet-asynccost schema --budget' prints its shape).");
         var limits = 0;
         foreach (var (name, value) in root)
         {
