@@ -293,8 +293,16 @@ public sealed class ComparisonTests
     [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": 50 } }""", "methods.Shop.Orders.ReserveAsync must be an object of limits")]
     [InlineData("""{ "budgetVersion": 1, "methods": { "Shop.Orders.ReserveAsync": { } } }""", "methods.Shop.Orders.ReserveAsync sets no limit")]
     [InlineData("""{ "budgetVersion": 1, "methods": { "ReserveAsync()": { "hopsPerOperation": 1 } } }""", "methods: \"ReserveAsync()\" is not a method key")]
-    public void A_budget_that_would_hold_nothing_or_names_a_field_wrongly_is_refused_naming_the_file_and_the_field(string json, string why)
+    public async Task A_budget_that_would_hold_nothing_or_names_a_field_wrongly_is_refused_naming_the_file_and_the_field(string json, string why)
     {
+        // The schema 'schema --budget' prints refuses it too (all but a key that is no method key, which only the tool reads).
+        var schema = await NJsonSchema.JsonSchema.FromJsonAsync(BudgetFile.JsonSchema().ToJsonString());
+        if (!why.StartsWith("methods: ", StringComparison.Ordinal))
+        {
+            Assert.NotEmpty(schema.Validate(json));
+        }
+        Assert.Empty(schema.Validate(await File.ReadAllTextAsync(Path.Combine(Repository.Root, "samples", "ChattyPipeline.Fixed", "asynccost-budget.json"))));
+
         var refused = Assert.Throws<CliException>(() => BudgetFile.Read(JsonNode.Parse(json)!.AsObject(), "asynccost-budget.json"));
 
         Assert.Equal(ExitCode.ReportFileInvalid, refused.ExitCode);

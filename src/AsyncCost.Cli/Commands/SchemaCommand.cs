@@ -21,7 +21,7 @@ internal static class SchemaCommand
         var command = new Command("schema", $"Print the JSON schema (version {AsyncCostReport.CurrentSchemaVersion}) of reports written with --format json.") { hotFindings, budget };
         command.SetAction(parse =>
         {
-            var schema = parse.GetValue(budget) ? AsyncCostReportJson.GetSchema(typeof(BudgetFile), $"AsyncCost budget, version {BudgetFile.CurrentVersion}")
+            var schema = parse.GetValue(budget) ? BudgetFile.JsonSchema()
                 : parse.GetValue(hotFindings) ? HotFindingsJson.GetSchema() : AsyncCostReportJson.GetSchema();
             Console.Out.WriteLine(schema.ToJsonString(AsyncCostReportJson.Options));
             return 0;

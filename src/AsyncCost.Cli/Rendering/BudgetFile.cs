@@ -59,7 +59,7 @@ internal sealed record BudgetFile
     public static BudgetFile Read(JsonObject root, string path)
     {
         ArgumentNullException.ThrowIfNull(root);
-        CliException Refused(string what) => new(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {what} ('dotnet-asynccost schema --budget' prints its shape).");
+        CliException Refused(string what) => new(ExitCode.ReportFileInvalid, $"Cannot read budget {path}: {what.TrimEnd('.')} ('dotnet-asynccost schema --budget' prints its shape).");
         var limits = 0;
         foreach (var (name, value) in root)
         {
@@ -109,8 +109,7 @@ internal sealed record BudgetFile
         }
         if (limits == 0)
         {
-            throw Refused("it sets no limit, so it would hold the run to nothing: give at least one of "
-                + string.Join(", ", FieldNames(typeof(BudgetFile)).Where(f => f is not ("$schema" or "budgetVersion"))) + ".");
+            throw Refused($"it sets no limit, so it would hold the run to nothing: give at least one of {string.Join(", ", LimitFields())}.");
         }
         return root.Deserialize<BudgetFile>(AsyncCostReportJson.Options) ?? throw Refused("it is null.");
 
@@ -128,6 +127,41 @@ internal sealed record BudgetFile
             return number >= 0 ? 1 : throw Refused($"{where} is {number.ToString(CultureInfo.InvariantCulture)}: a limit is 0 or more (a cost can only be above it).");
         }
     }
+
+    /// <summary>
+    /// The budget's JSON schema: the record's, generated so it cannot drift, with what <see cref="Read"/> also refuses
+    /// stated in it: a limit is a number of 0 or more (never null: leave it out to hold nothing), budgetVersion is 1, and a
+    /// method's limits are at least one.
+    /// </summary>
+    public static JsonNode JsonSchema()
+    {
+        var schema = AsyncCostReportJson.GetSchema(typeof(BudgetFile), $"AsyncCost budget, version {CurrentVersion}");
+        static void Limits(JsonObject? properties)
+        {
+            foreach (var (_, property) in properties ?? [])
+            {
+                if (property is JsonObject limit && limit["type"] is JsonArray types && types.Any(t => (string?)t == "number"))
+                {
+                    limit["type"] = "number";
+                    limit["minimum"] = 0;
+                }
+            }
+        }
+        var properties = schema["properties"]!.AsObject();
+        Limits(properties);
+        properties["budgetVersion"]!["enum"] = new JsonArray(CurrentVersion);
+        var methods = properties["methods"]!.AsObject();
+        methods["type"] = "object";
+        var method = methods["additionalProperties"]!.AsObject();
+        Limits(method["properties"]!.AsObject());
+        method["minProperties"] = 1;
+        // At least one limit: a file with its version alone would hold the run to nothing.
+        schema.AsObject()["anyOf"] = new JsonArray([.. LimitFields().Select(limit => (JsonNode)new JsonObject { ["required"] = new JsonArray(limit) })]);
+        return schema;
+    }
+
+    /// <summary>The fields that set limits: all but the file's version and its schema pointer.</summary>
+    private static IEnumerable<string> LimitFields() => FieldNames(typeof(BudgetFile)).Where(f => f is not ("$schema" or "budgetVersion"));
 
     /// <summary>A JSON value as the file spells it, for an error ("null", "\"7\"", "[1,2]").</summary>
     private static string Text(JsonNode? value) => value?.ToJsonString() ?? "null";
