@@ -44,12 +44,13 @@ public class MeasuredCostsTests
     public async Task A_finding_measured_above_the_threshold_is_a_warning_saying_what_it_cost_and_where()
     {
         var options = Listing("/repo/artifacts/run1.costs.tsv", Costs(
-            "AC0006\tTest0.cs\t8\tShop.Checkout.Price\tmeasured\t16.2\t15.1\toperation\tTimeBlocked\n"
+            "AC0006\tTest0.cs\t8\tShop.Checkout.Price\tmeasured\t1362.4\t1171.9\tsecond\tTimeBlocked\n"
             + "AC0006\tTest0.cs\t9\tShop.Checkout.Tax\tmeasured\t0\t0\toperation\tTimeBlocked\n"));
         var diagnostics = await Analyze(options);
         Assert.Equal([DiagnosticSeverity.Warning, DiagnosticSeverity.Info, DiagnosticSeverity.Info], diagnostics.Select(d => d.Severity));
         var message = diagnostics[0].GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Contains("measured 16.2 ms per operation (at least 15.1 ms; TimeBlocked) in dotnet Shop.dll (pid 42), 2026-11-29 05:50 UTC, 12 s", message, StringComparison.Ordinal);
+        // Never an exponent (1.36E+03): the figure reads as the report prints it.
+        Assert.Contains("measured 1362 ms per second (at least 1172 ms; TimeBlocked) in dotnet Shop.dll (pid 42), 2026-11-29 05:50 UTC, 12 s", message, StringComparison.Ordinal);
         // Measured at zero on a path that ran: a suggestion, although Task.Run is evidence of a pending task.
         Assert.Contains("measured 0 ms per operation", diagnostics[1].GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
         // Not in the file: its own severity and message.

@@ -120,8 +120,14 @@ internal sealed class MeasuredCosts
 
         /// <summary>For the message: "measured 16.2 ms per operation (at least 15.1 ms; CalleeElapsed) in dotnet WebShop.dll (pid 42), …".</summary>
         public string Describe() => IsMeasured
-            ? string.Format(CultureInfo.InvariantCulture, "measured {0:G3} ms per {1} (at least {2:G3} ms; {3}) in {4}", Milliseconds, Per, LowerBoundMilliseconds, Basis, Where)
+            ? "measured " + Number(Milliseconds) + " ms per " + Per + " (at least " + Number(LowerBoundMilliseconds) + " ms; " + Basis + ") in " + Where
             : "not measured in " + Where;
+
+        // Three significant digits, never an exponent: 1360, 16.2, 0.4, 0.0123.
+        private static string Number(double value) =>
+            value >= 100 ? Math.Round(value).ToString("0", CultureInfo.InvariantCulture)
+            : value >= 1 ? value.ToString("0.#", CultureInfo.InvariantCulture)
+            : value.ToString("0.###", CultureInfo.InvariantCulture);
 
         // A malformed line is left out, never an error: the file is an input to a build, which must not fail on it.
         public static Measurement? Parse(string line, string where)
