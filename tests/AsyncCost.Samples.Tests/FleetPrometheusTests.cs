@@ -72,12 +72,20 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
         // The last events are read and scraped: the hop window after the load closes the span the load ended in.
         await Task.Delay(TimeSpan.FromSeconds(4));
         // A scrape that outlasts its 1 s interval on a loaded machine fails, and Prometheus marks that instance's series
-        // stale until the next one succeeds: read them once every instance's latest scrape did (20 s at most).
+        // stale until the next one succeeds; and on a busy machine the runtime delivers allocation samples seconds late, each
+        // added (with its own window's scale) when it arrives. Read once every instance was scraped and the bytes stood
+        // still over two reads 2 s apart (40 s at most): the load is over, so only late samples can still add to them.
         var after = await BytesByInstanceAsync(prometheusUrl);
-        for (var waited = 0; after.Count < shops.Length && waited < 20; waited++)
+        for (var waited = 0; waited < 20; waited++)
         {
-            await Task.Delay(TimeSpan.FromSeconds(1));
-            after = await BytesByInstanceAsync(prometheusUrl);
+            await Task.Delay(TimeSpan.FromSeconds(2));
+            var next = await BytesByInstanceAsync(prometheusUrl);
+            var settled = next.Count == shops.Length && after.Count == shops.Length && next.All(n => after.GetValueOrDefault(n.Key) == n.Value);
+            after = next;
+            if (settled)
+            {
+                break;
+            }
         }
         var countsAfter = await HopCountsAsync(prometheusUrl);
 

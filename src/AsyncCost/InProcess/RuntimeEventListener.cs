@@ -7,12 +7,17 @@ namespace AsyncCost.InProcess;
 
 /// <summary>What the listener gathered since the last drain.</summary>
 /// <param name="Allocations">Allocation samples of the allocation windows that closed, each window's scaled to the bytes the
-/// process allocated since the window before it closed.</param>
+/// process allocated since the window before it closed (a sample that arrived after its window closed, with that window's
+/// scale).</param>
 /// <param name="AllocationWindows">How many allocation windows those are.</param>
 /// <param name="HopSpans">The hop schedule's spans that ended (one per hop window that closed, unless many closed unread).</param>
 /// <param name="HopWindows">How many hop windows closed.</param>
 /// <param name="ExcludedSamples">Allocation samples dropped because TPL events were on.</param>
 internal sealed record StreamInterval(AllocationComputer Allocations, int AllocationWindows, IReadOnlyList<HopSpan> HopSpans, int HopWindows, long ExcludedSamples);
+
+/// <summary>An allocation window's time span; once closed, what each of its samples stands for (see
+/// <see cref="RuntimeEventListener"/>).</summary>
+internal sealed record AllocationSpan(DateTime Start, DateTime End, double? Scale);
 
 /// <summary>
 /// The time from one hop window's close to the next's, and what stands for its hops: the counts of the hop windows on either
@@ -54,7 +59,7 @@ internal sealed record HopSpan(HopComputer Counted, TimeSpan Recorded, TimeSpan 
 internal sealed class RuntimeEventListener : EventListener
 {
     /// <summary>Runtime events reach the listener after a delay: windows are kept this long past their end to judge late ones.</summary>
-    private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(30);
 
     /// <summary>Work items outside the hop windows below which they do not tell how much work was done (the listener's own
     /// timer callbacks are a few per period).</summary>
@@ -66,12 +71,18 @@ internal sealed class RuntimeEventListener : EventListener
 
     // Initialized before the base constructor announces the existing sources.
     private readonly Lock _gate = new();
+    // Held while the streams switch, and by Dispose: a timer callback in flight must not enable a source on a listener that
+    // was disposed meanwhile (the runtime's dispatcher would keep that subscription, and its session, for the process's life).
+    private readonly Lock _switching = new();
     private readonly List<EventSource> _hopSources = [];
     private readonly List<(DateTime Start, DateTime End)> _tplWindows = [];
-    private readonly List<(DateTime Start, DateTime End)> _allocationSpans = [];
+    // Each allocation window's span and, once it closed, the scale its samples stand for (null while open, or when nothing
+    // was allocated while it counted: its samples then wait for the next window's scale).
+    private readonly List<AllocationSpan> _allocationSpans = [];
     private EventSource? _runtimeSource;
     private bool _allocationEventsOn;
-    // Samples of the open allocation window (and late ones of the last), then each closed window's, scaled, until a drain.
+    // Samples of the open allocation window (and late ones of a closed window that had no scale), then each closed window's,
+    // scaled, until a drain.
     private AllocationComputer _windowAllocations = new();
     private AllocationComputer _allocations = new();
     private int _allocationWindows;
@@ -172,11 +183,8 @@ internal sealed class RuntimeEventListener : EventListener
                 {
                     case KnownEvents.RuntimeProvider when !_feedAllocationEvents:
                         break;
-                    case KnownEvents.RuntimeProvider when InsideTplWindow(eventData.TimeStamp) || !Inside(_allocationSpans, eventData.TimeStamp):
-                        _excludedSamples++;
-                        break;
                     case KnownEvents.RuntimeProvider:
-                        EventMapping.OnRuntimeEvent(eventData.EventId, fields, _windowAllocations);
+                        OnAllocationEvent(eventData.EventId, eventData.TimeStamp, fields);
                         break;
                     case KnownEvents.TplProvider when _openWindow is not null:
                         EventMapping.OnTplEvent(eventData.EventId, fields, _openWindow);
@@ -197,6 +205,27 @@ internal sealed class RuntimeEventListener : EventListener
         }
     }
 
+    /// <summary>An allocation event, by when it was stamped: dropped inside a hop window or outside every allocation window,
+    /// counted with the open window's samples, or, arriving after its window closed, scaled as that window's were (by a
+    /// later window's ratio instead, a busy machine's lagging samples would take an idle window's).</summary>
+    private void OnAllocationEvent(int eventId, DateTime stamped, ListenerEventFields fields)
+    {
+        if (InsideTplWindow(stamped) || AllocationSpanAt(stamped) is not { } span)
+        {
+            _excludedSamples++;
+        }
+        else if (span.Scale is { } scale)
+        {
+            var late = new AllocationComputer();
+            EventMapping.OnRuntimeEvent(eventId, fields, late);
+            _allocations.Add(late, scale);
+        }
+        else
+        {
+            EventMapping.OnRuntimeEvent(eventId, fields, _windowAllocations);
+        }
+    }
+
     /// <summary>Takes what was gathered since the last drain; the listener goes on into a fresh interval.</summary>
     public StreamInterval Drain()
     {
@@ -214,16 +243,22 @@ internal sealed class RuntimeEventListener : EventListener
 
     public override void Dispose()
     {
-        lock (_gate)
+        lock (_switching)
         {
-            _disposed = true;
-            _phaseTimer?.Dispose();
-            _phaseTimer = null;
+            lock (_gate)
+            {
+                _disposed = true;
+                _phaseTimer?.Dispose();
+                _phaseTimer = null;
+            }
         }
         base.Dispose();
     }
 
     private bool InsideTplWindow(DateTime timestamp) => Inside(_tplWindows, timestamp);
+
+    private AllocationSpan? AllocationSpanAt(DateTime timestamp) =>
+        _allocationSpans.FindLast(span => timestamp >= span.Start && timestamp < span.End);
 
     private static bool Inside(List<(DateTime Start, DateTime End)> spans, DateTime timestamp)
     {
@@ -276,31 +311,35 @@ internal sealed class RuntimeEventListener : EventListener
     }
 
     /// <summary>Leaves the current phase and enters the next. The timer is set once both are done (sources switch outside the
-    /// gate, since EventListener holds its own lock while it announces sources), for what is left of the new phase.</summary>
+    /// gate, since EventListener holds its own lock while it announces sources), for what is left of the new phase. Never
+    /// after <see cref="Dispose"/>: both hold the switching lock.</summary>
     private void Advance()
     {
         var started = Stopwatch.GetTimestamp();
-        Phase? leaving;
-        Phase entering;
-        lock (_gate)
+        lock (_switching)
         {
-            if (_disposed || _failed)
+            Phase? leaving;
+            Phase entering;
+            lock (_gate)
             {
-                return;
+                if (_disposed || _failed)
+                {
+                    return;
+                }
+                leaving = _phase;
+                entering = Next(_phase);
+                _phase = entering;
             }
-            leaving = _phase;
-            entering = Next(_phase);
-            _phase = entering;
-        }
-        if (leaving is { } left)
-        {
-            Leave(left);
-        }
-        Enter(entering);
-        lock (_gate)
-        {
-            var rest = Length(entering) - Stopwatch.GetElapsedTime(started);
-            _phaseTimer?.Change(rest > TimeSpan.Zero ? rest : TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+            if (leaving is { } left)
+            {
+                Leave(left);
+            }
+            Enter(entering);
+            lock (_gate)
+            {
+                var rest = Length(entering) - Stopwatch.GetElapsedTime(started);
+                _phaseTimer?.Change(rest > TimeSpan.Zero ? rest : TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+            }
         }
     }
 
@@ -328,7 +367,7 @@ internal sealed class RuntimeEventListener : EventListener
                 lock (_gate)
                 {
                     _countingSince = GC.GetTotalAllocatedBytes();
-                    _allocationSpans.Add((DateTime.UtcNow, DateTime.MaxValue));
+                    _allocationSpans.Add(new AllocationSpan(DateTime.UtcNow, DateTime.MaxValue, Scale: null));
                 }
                 break;
             default:
@@ -428,7 +467,7 @@ internal sealed class RuntimeEventListener : EventListener
             _countingSince = null;
             // Samples are judged by their time stamps: the runtime may still send some after it was told to stop.
             var now = DateTime.UtcNow;
-            _allocationSpans[^1] = (_allocationSpans[^1].Start, now);
+            _allocationSpans[^1] = _allocationSpans[^1] with { End = now };
             _allocationSpans.RemoveAll(span => span.End < now - LateEventAllowance);
             if (counted <= 0)
             {
@@ -441,7 +480,9 @@ internal sealed class RuntimeEventListener : EventListener
                 ? (double)(sinceLastWindow - _hopSpanWorkItems) / sinceLastWindow
                 : (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
             var standsFor = (allocated - _allocatedAtLastWindowEnd - _hopSpanBytes) / outsideHops;
-            _allocations.Add(_windowAllocations, standsFor / counted);
+            var scale = standsFor / counted;
+            _allocations.Add(_windowAllocations, scale);
+            _allocationSpans[^1] = _allocationSpans[^1] with { Scale = scale };
             _allocationWindows++;
             _windowAllocations = new AllocationComputer();
             _allocatedAtLastWindowEnd = allocated;
