@@ -134,10 +134,16 @@ public static class Descriptors
         RuleIds.LongRunningAsyncStart,
         CostKind.Allocations,
         "LongRunning StartNew of an async delegate",
-        "StartNew with TaskCreationOptions.LongRunning runs {0} on a thread of its own only until its first await that suspends: the thread then ends and the rest runs on the thread pool, so the thread is created for nothing; {1}",
+        "StartNew {0}; {1}",
         Categories.Reliability,
         DiagnosticSeverity.Info,
         "TaskCreationOptions.LongRunning gives the delegate a dedicated thread, which an async delegate gives back at its first await; and the Task<Task> StartNew returns completes when the delegate returns its task, not when the work ends. Task.Run unwraps and uses the thread pool.");
+
+    /// <summary>AC0012's first part where LongRunning is an option of the call ({0}: what the delegate is).</summary>
+    public const string LongRunningThreadForNothing = "with TaskCreationOptions.LongRunning runs {0} on a thread of its own only until its first await that suspends: the thread then ends and the rest runs on the thread pool, so the thread is created for nothing";
+
+    /// <summary>AC0012's first part where LongRunning binds as the state object of the (delegate, object) overload.</summary>
+    public const string LongRunningPassedAsState = "passes TaskCreationOptions.LongRunning as the state object of its (Func<object, TResult>, object) overload, not as an option: no option applies, and {0} runs on the thread pool up to its first await like any task";
 
     /// <summary>AC0012's second part where the outer task is not unwrapped.</summary>
     public const string LongRunningNestedTaskAdvice = "and the Task<Task> it returns completes at that first await, not when the work ends: use Task.Run(…), which unwraps, and await or keep the task it returns";

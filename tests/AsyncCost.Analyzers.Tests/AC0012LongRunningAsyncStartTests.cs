@@ -36,6 +36,10 @@ public class AC0012LongRunningAsyncStartTests : RuleTheories<AC0012LongRunningAs
         { "already unwrapped: the thread is still for nothing", """
             async Task Start() { await [|Task.Factory.StartNew|](async () => await Task.Delay(1), TaskCreationOptions.LongRunning).Unwrap(); }
             """ },
+        { "LongRunning bound as the state object of a lambda with one parameter", """
+            Task<Task>? _loop;
+            void Start() { _loop = [|Task.Factory.StartNew|](async _ => { while (true) { await Task.Delay(100); } }, TaskCreationOptions.LongRunning); }
+            """ },
         { "a factory of its own, LongRunning on the call", """
             readonly TaskFactory _factory = new();
             void Start() { _ = [|_factory.StartNew|](async () => await Task.Delay(1), TaskCreationOptions.LongRunning); }
@@ -73,6 +77,12 @@ public class AC0012LongRunningAsyncStartTests : RuleTheories<AC0012LongRunningAs
             readonly TaskFactory _factory = new(TaskCreationOptions.LongRunning, TaskContinuationOptions.None);
             void Start() { _ = _factory.StartNew(async () => await Task.Delay(1)); }
             """ },
+        { "a state object that is an option without LongRunning", """
+            Task Start() => Task.Factory.StartNew(async _ => await Task.Delay(1), TaskCreationOptions.None).Unwrap();
+            """ },
+        { "a state object that is a number", """
+            Task Start() => Task.Factory.StartNew(async state => await Task.Delay((int)state!), 2).Unwrap();
+            """ },
         { "a StartNew of one's own", """
             sealed class Scheduler { public Task StartNew(Func<Task> work, TaskCreationOptions options) => work(); }
             Task Start(Scheduler scheduler) => scheduler.StartNew(async () => await Task.Delay(1), TaskCreationOptions.LongRunning);
@@ -104,6 +114,21 @@ public class AC0012LongRunningAsyncStartTests : RuleTheories<AC0012LongRunningAs
         Assert.DoesNotContain("Task<Task>", unwrapped, StringComparison.Ordinal);
         Assert.Equal("true", diagnostics[1].Properties[AC0012LongRunningAsyncStartAnalyzer.UnwrappedProperty]);
         Assert.Equal("C.Start", diagnostics[0].Properties["AsyncCostMethod"]);
+    }
+
+    [Fact]
+    public async Task Message_says_LongRunning_passed_as_the_state_object_is_no_option_and_no_fix_is_offered()
+    {
+        var diagnostic = Assert.Single(await Verify.GetDiagnosticsAsync(Snippet.InClass("""
+            Task<Task>? _loop;
+            void Start() { _loop = Task.Factory.StartNew(async _ => await Task.Delay(1), TaskCreationOptions.LongRunning); }
+            """)));
+        var message = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains("as the state object", message, StringComparison.Ordinal);
+        Assert.Contains("no option applies", message, StringComparison.Ordinal);
+        Assert.Contains("Task<Task>", message, StringComparison.Ordinal);
+        Assert.DoesNotContain("thread of its own", message, StringComparison.Ordinal);
+        Assert.False(diagnostic.Properties.ContainsKey(AC0012LongRunningAsyncStartAnalyzer.TaskRunProperty));
     }
 
     [Fact]

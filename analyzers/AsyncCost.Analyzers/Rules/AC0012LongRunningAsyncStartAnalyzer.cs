@@ -15,7 +15,9 @@ namespace AsyncCost.Analyzers.Rules;
 /// Not reported: a delegate that does its work before returning (an async lambda without an await, a lambda whose
 /// every return is a completed task), LongRunning that is not a constant, or that a <c>TaskFactory</c> was created
 /// with, StartNew without LongRunning (the unwrapping question alone is AsyncFixer05's), and <c>Task.Run</c>.
-/// Reported in test projects too: a test that awaits the outer task checks before the work ends.
+/// Reported in test projects too: a test that awaits the outer task checks before the work ends. Also reported where
+/// LongRunning binds as the state object (<c>StartNew(async _ => …, TaskCreationOptions.LongRunning)</c>): no option
+/// applies, and the Task&lt;Task&gt; is the same.
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
@@ -62,7 +64,7 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
         if (method.Name != "StartNew"
             || !(SymbolEqualityComparer.Default.Equals(method.ContainingType.OriginalDefinition, factory)
                 || SymbolEqualityComparer.Default.Equals(method.ContainingType.OriginalDefinition, factoryOfT))
-            || !IsLongRunning(invocation, options)
+            || LongRunningUse(invocation, options) is not { } use
             || StartedDelegate(invocation) is not { } started
             || !types.IsTaskLike(started.Type is INamedTypeSymbol { DelegateInvokeMethod: { } invoke } ? invoke.ReturnType : null)
             || CompletesBeforeReturning(started, types))
@@ -74,7 +76,7 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
         var properties = unwrapped
             ? ImmutableDictionary<string, string?>.Empty.Add(UnwrappedProperty, "true")
             : ImmutableDictionary<string, string?>.Empty;
-        if (CanBecomeTaskRun(invocation, started, unwrapped, types))
+        if (use == Use.Option && CanBecomeTaskRun(invocation, started, unwrapped, types))
         {
             properties = properties.Add(TaskRunProperty, "true");
         }
@@ -84,7 +86,8 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
             invocation,
             context.ContainingSymbol,
             properties,
-            Describe(started),
+            string.Format(System.Globalization.CultureInfo.InvariantCulture,
+                use == Use.Option ? Descriptors.LongRunningThreadForNothing : Descriptors.LongRunningPassedAsState, Describe(started)),
             unwrapped ? Descriptors.LongRunningUnwrappedAdvice : Descriptors.LongRunningNestedTaskAdvice));
     }
 
@@ -132,18 +135,32 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
         return null;
     }
 
-    // The options argument is a constant with the LongRunning bit: a value computed at run time is not evidence.
-    private static bool IsLongRunning(IInvocationOperation invocation, INamedTypeSymbol options)
+    /// <summary>How the call gives LongRunning: as its options, or, in <c>StartNew(async _ => …, LongRunning)</c>, as the
+    /// state object of the (delegate, object) overload, which the compiler picks for a lambda with one parameter.</summary>
+    private enum Use { Option, State }
+
+    // The options argument (or the state object) is a constant with the LongRunning bit: a value computed at run time is
+    // not evidence.
+    private static Use? LongRunningUse(IInvocationOperation invocation, INamedTypeSymbol options)
     {
         foreach (var argument in invocation.Arguments)
         {
             if (SymbolEqualityComparer.Default.Equals(argument.Parameter?.Type, options))
             {
-                return argument.Value.ConstantValue is { HasValue: true, Value: int value } && (value & LongRunning) != 0;
+                return IsLongRunning(argument.Value) ? Use.Option : null;
+            }
+            if (argument.Parameter is { Name: "state", Type.SpecialType: SpecialType.System_Object }
+                && Unconverted(argument.Value) is var state
+                && SymbolEqualityComparer.Default.Equals(state.Type, options)
+                && IsLongRunning(state))
+            {
+                return Use.State;
             }
         }
-        return false;
+        return null;
     }
+
+    private static bool IsLongRunning(IOperation value) => value.ConstantValue is { HasValue: true, Value: int bits } && (bits & LongRunning) != 0;
 
     // The delegate the new task runs: the argument of delegate type (StartNew's first parameter in every overload).
     private static IOperation? StartedDelegate(IInvocationOperation invocation)
