@@ -84,12 +84,12 @@ public sealed class AsyncCostListenerTests
     public async Task Duty_cycled_hop_stream_scales_its_windows_by_the_thread_pools_work_items_and_drops_their_allocations(bool paced)
     {
         using var listener = new AsyncCostListener(HalfTheTime);
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(2);
-        // The runtime's allocation session starts late on a busy machine (none had arrived after 2 s in a clean-clone run at
-        // load 14-24): the load goes on until some sample has, within a minute.
-        var latest = DateTime.UtcNow + TimeSpan.FromMinutes(1);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         var calls = 0;
-        while (DateTime.UtcNow < deadline || (NoAllocationSampleYet(listener) && DateTime.UtcNow < latest))
+        // Five windows and a dropped allocation sample, counted, not timed: a busy machine stretches the schedule (at load 12-24 one
+        // round of 200 calls took over the 2 s this loop once ran for, and a handful of other work items then outweighed
+        // them), and the runtime's allocation session starts late there.
+        for (var enough = false; !enough;)
         {
             // Paced like a service serving requests, or as fast as the machine allows: then several times slower while TPL
             // events are on, which a count scaled by time would carry (half the time on, counted ×2: a third of the calls
@@ -99,6 +99,11 @@ public sealed class AsyncCostListenerTests
             if (paced)
             {
                 await Task.Delay(10);
+            }
+            if (calls % 2_000 == 0)
+            {
+                enough = listener.Snapshot() is { HopWindows: >= 5, ExcludedAllocationSamples: > 0 };
+                Assert.True(clock.Elapsed < TimeSpan.FromMinutes(2), $"{calls} calls in {clock.Elapsed}");
             }
         }
         // The next window to close ends the span the loop ended in.
@@ -160,9 +165,6 @@ public sealed class AsyncCostListenerTests
         Assert.Equal(1, attempts);
         Assert.True(Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey).Suspensions > 0);
     }
-
-    private static bool NoAllocationSampleYet(AsyncCostListener listener) =>
-        listener.Snapshot() is { AllocationSamples: 0, ExcludedAllocationSamples: 0 };
 
     /// <summary>Hops 200 ms of every 400 ms, allocations the rest of the time (the sampling stays on; hop windows' samples are dropped).</summary>
     private static readonly DutyCycle HalfTheTime = new(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400), TimeSpan.FromMilliseconds(400));
