@@ -163,6 +163,31 @@ public sealed class HotFindingsTests
     }
 
     [Fact]
+    public async Task Report_with_findings_and_o_writes_their_measured_costs_for_the_analyzer_and_a_later_run_without_findings_removes_them()
+    {
+        using var directory = new TemporaryDirectory("asynccost-costs-");
+        var basePath = directory.File("run");
+        var written = await ChildProcess.RunToolAsync(["report", .. Traces, "--sarif", Sarif, "-o", basePath]);
+        Assert.True(written.ExitCode == 0, written.ToString());
+        Assert.Contains("run.costs.tsv", written.StandardError, StringComparison.Ordinal);
+
+        var lines = await File.ReadAllLinesAsync(basePath + ".costs.tsv");
+        Assert.Equal("# asynccost measured costs 1", lines[0]);
+        Assert.StartsWith("# measured: ", lines[1], StringComparison.Ordinal);
+        // One row per ranked finding of the log, each naming the rule and the line the analyzer joins on.
+        var rows = lines.Where(l => l.Length > 0 && l[0] != '#').Select(l => l.Split('\t')).ToList();
+        var json = System.Text.Json.JsonDocument.Parse(await ChildProcess.RunToolAsync(["report", .. Traces, "--sarif", Sarif, "--format", "json"]) is { ExitCode: 0 } report
+            ? report.StandardOutput : throw new InvalidOperationException("the JSON report failed"));
+        Assert.Equal(json.RootElement.GetProperty("findings").GetArrayLength(), rows.Count);
+        Assert.All(rows, row => Assert.Matches("^AC[0-9]{4}$", row[0]));
+
+        // The same base without findings: the costs file of the earlier run would read as this run's, so it goes.
+        var again = await ChildProcess.RunToolAsync(["report", .. Traces, "-o", basePath]);
+        Assert.True(again.ExitCode == 0, again.ToString());
+        Assert.False(File.Exists(basePath + ".costs.tsv"));
+    }
+
+    [Fact]
     public async Task Compare_with_findings_refuses_a_missing_log_a_budget_and_findings_it_did_not_write()
     {
         using var directory = new TemporaryDirectory("asynccost-compare-findings-");
