@@ -73,19 +73,16 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
         await Task.Delay(TimeSpan.FromSeconds(4));
         // A scrape that outlasts its 1 s interval on a loaded machine fails, and Prometheus marks that instance's series
         // stale until the next one succeeds; and on a busy machine the runtime delivers allocation samples seconds late, each
-        // added (with its own window's scale) when it arrives. Read once every instance was scraped and the bytes stood
-        // still over two reads 2 s apart (40 s at most): the load is over, so only late samples can still add to them.
+        // scaled as its own window was and published at the next window's close. Read once every instance was scraped and
+        // the bytes stood still for longer than a period (three reads 2.5 s apart; a minute at most): the load is over, so
+        // only late samples can still add to them.
         var after = await BytesByInstanceAsync(prometheusUrl);
-        for (var waited = 0; waited < 20; waited++)
+        for (int waited = 0, still = 0; waited < 24 && still < 2; waited++)
         {
-            await Task.Delay(TimeSpan.FromSeconds(2));
+            await Task.Delay(TimeSpan.FromSeconds(2.5));
             var next = await BytesByInstanceAsync(prometheusUrl);
-            var settled = next.Count == shops.Length && after.Count == shops.Length && next.All(n => after.GetValueOrDefault(n.Key) == n.Value);
+            still = next.Count == shops.Length && after.Count == shops.Length && next.All(n => after.GetValueOrDefault(n.Key) == n.Value) ? still + 1 : 0;
             after = next;
-            if (settled)
-            {
-                break;
-            }
         }
         var countsAfter = await HopCountsAsync(prometheusUrl);
 
