@@ -63,7 +63,7 @@ public sealed class InstrumentationTests
             .AddInMemoryExporter(exported)
             .Build())
         {
-            await Task.Delay(100);
+            await Workload.UntilTplEventsOnAsync();
             await Workload.RunAsync(5_000);
             await Workload.SettleAsync(TimeSpan.FromMilliseconds(700));
             provider.ForceFlush();

@@ -19,6 +19,17 @@ internal static class Workload
         return GC.GetTotalAllocatedBytes(precise: true) - before;
     }
 
+    /// <summary>Returns once some listener has switched the TPL's events on (the first hop window opens on a timer thread,
+    /// which a busy machine runs late), or after 30 s.</summary>
+    public static async Task UntilTplEventsOnAsync()
+    {
+        var tpl = System.Diagnostics.Tracing.EventSource.GetSources().Single(s => s.Name == "System.Threading.Tasks.TplEventSource");
+        for (var waited = TimeSpan.Zero; !tpl.IsEnabled() && waited < TimeSpan.FromSeconds(30); waited += TimeSpan.FromMilliseconds(10))
+        {
+            await Task.Delay(10);
+        }
+    }
+
     /// <summary>Lets late runtime events arrive and the hop windows close.</summary>
     public static Task SettleAsync(TimeSpan time) => Task.Delay(time);
 }

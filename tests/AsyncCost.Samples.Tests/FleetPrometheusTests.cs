@@ -59,31 +59,18 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
         }
         await WaitUntilAnswers(new Uri(prometheusUrl, "-/ready"));
 
-        // Warm up (JIT, price cache), then let every instance be scraped at rest: the baseline.
+        // Warm up (JIT, price cache), then let every instance be scraped at rest: the baseline, once the warm-up's last
+        // span has been attributed (else its bytes would count as the load's).
         await LoadAsync(shops, TimeSpan.FromSeconds(2), MaxRequests);
-        await Task.Delay(TimeSpan.FromSeconds(4));
-        var before = await BytesByInstanceAsync(prometheusUrl);
+        var before = await SettledBytesByInstanceAsync(prometheusUrl, shops.Length);
         var countsBefore = await HopCountsAsync(prometheusUrl);
 
         var loadStarted = DateTime.UtcNow;
         var requests = await LoadAsync(shops, LoadTime, MaxRequests);
         var loadEnded = DateTimeOffset.UtcNow;
         var rate = requests / (loadEnded.UtcDateTime - loadStarted).TotalSeconds;
-        // The last events are read and scraped: the hop window after the load closes the span the load ended in.
-        await Task.Delay(TimeSpan.FromSeconds(4));
-        // A scrape that outlasts its 1 s interval on a loaded machine fails, and Prometheus marks that instance's series
-        // stale until the next one succeeds; and on a busy machine the runtime delivers allocation samples seconds late, each
-        // scaled as its own window was and published at the next window's close. Read once every instance was scraped and
-        // the bytes stood still for longer than a period (three reads 2.5 s apart; a minute at most): the load is over, so
-        // only late samples can still add to them.
-        var after = await BytesByInstanceAsync(prometheusUrl);
-        for (int waited = 0, still = 0; waited < 24 && still < 2; waited++)
-        {
-            await Task.Delay(TimeSpan.FromSeconds(2.5));
-            var next = await BytesByInstanceAsync(prometheusUrl);
-            still = next.Count == shops.Length && after.Count == shops.Length && next.All(n => after.GetValueOrDefault(n.Key) == n.Value) ? still + 1 : 0;
-            after = next;
-        }
+        // The last events are read and scraped: the windows after the load close the spans the load ended in.
+        var after = await SettledBytesByInstanceAsync(prometheusUrl, shops.Length);
         var countsAfter = await HopCountsAsync(prometheusUrl);
 
         var ranking = await QueryAsync(prometheusUrl,
@@ -262,6 +249,26 @@ public sealed class FleetPrometheusTests(BuiltSamples samples, ITestOutputHelper
     private async Task<Dictionary<string, double>> HopCountsAsync(Uri prometheus) =>
         (await QueryAsync(prometheus, $"sum by (__name__, method) ({{__name__=~\"asynccost_method_(hops|blocking_waits)_total\", method=~\"{CostlyMethod}|{CouponMethod}|{CheckoutMethod}\"}})", DateTimeOffset.UtcNow))
             .ToDictionary(r => $"{r.Labels["__name__"]}{{method=\"{r.Labels["method"]}\"}}", r => r.Value);
+
+    /// <summary>
+    /// The bytes by instance once every instance was scraped and they stood still for longer than a period (three reads
+    /// 2.5 s apart; a minute at most): with no load, only late samples can still add to them. A scrape that outlasts its
+    /// 1 s interval on a loaded machine fails, and Prometheus marks that instance's series stale until the next one
+    /// succeeds; and on a busy machine the runtime delivers allocation samples seconds late, each attributed at the next
+    /// window's close, as is the span in which a load ended.
+    /// </summary>
+    private async Task<Dictionary<string, double>> SettledBytesByInstanceAsync(Uri prometheus, int instances)
+    {
+        var bytes = await BytesByInstanceAsync(prometheus);
+        for (int waited = 0, still = 0; waited < 24 && still < 2; waited++)
+        {
+            await Task.Delay(TimeSpan.FromSeconds(2.5));
+            var next = await BytesByInstanceAsync(prometheus);
+            still = next.Count == instances && bytes.Count == instances && next.All(n => bytes.GetValueOrDefault(n.Key) == n.Value) ? still + 1 : 0;
+            bytes = next;
+        }
+        return bytes;
+    }
 
     private async Task<Dictionary<string, double>> BytesByInstanceAsync(Uri prometheus) =>
         (await QueryAsync(prometheus, $"sum by (instance) (asynccost_method_allocated_bytes_total{{method=\"{CostlyMethod}\"}})", DateTimeOffset.UtcNow))
