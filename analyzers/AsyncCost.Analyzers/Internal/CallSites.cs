@@ -274,11 +274,13 @@ internal sealed class CallSites
             Type: { Name: "Thread", ContainingNamespace: { Name: "Threading", ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } },
         } => true,
         IInvocationOperation { TargetMethod: { Name: "StartNew", ContainingType.Name: "TaskFactory" } } startNew => startNew.Arguments.Any(argument =>
-            argument.Parameter?.Type is { Name: "TaskCreationOptions" }
-            && argument.Value.ConstantValue is { HasValue: true, Value: int options }
-            && (options & LongRunning) != 0),
+            argument.Parameter?.Type is { Name: "TaskCreationOptions" } && IsLongRunningConstant(argument.Value)),
         _ => false,
     };
+
+    /// <summary>True for a constant TaskCreationOptions value with the LongRunning bit: a value computed at run time is not
+    /// evidence.</summary>
+    public static bool IsLongRunningConstant(IOperation value) => value.ConstantValue is { HasValue: true, Value: int options } && (options & LongRunning) != 0;
 
     // TaskCreationOptions.LongRunning.
     private const int LongRunning = 2;

@@ -139,28 +139,24 @@ public sealed class AC0012LongRunningAsyncStartAnalyzer : DiagnosticAnalyzer
     /// state object of the (delegate, object) overload, which the compiler picks for a lambda with one parameter.</summary>
     private enum Use { Option, State }
 
-    // The options argument (or the state object) is a constant with the LongRunning bit: a value computed at run time is
-    // not evidence.
     private static Use? LongRunningUse(IInvocationOperation invocation, INamedTypeSymbol options)
     {
         foreach (var argument in invocation.Arguments)
         {
             if (SymbolEqualityComparer.Default.Equals(argument.Parameter?.Type, options))
             {
-                return IsLongRunning(argument.Value) ? Use.Option : null;
+                return CallSites.IsLongRunningConstant(argument.Value) ? Use.Option : null;
             }
             if (argument.Parameter is { Name: "state", Type.SpecialType: SpecialType.System_Object }
                 && Unconverted(argument.Value) is var state
                 && SymbolEqualityComparer.Default.Equals(state.Type, options)
-                && IsLongRunning(state))
+                && CallSites.IsLongRunningConstant(state))
             {
                 return Use.State;
             }
         }
         return null;
     }
-
-    private static bool IsLongRunning(IOperation value) => value.ConstantValue is { HasValue: true, Value: int bits } && (bits & LongRunning) != 0;
 
     // The delegate the new task runs: the argument of delegate type (StartNew's first parameter in every overload).
     private static IOperation? StartedDelegate(IInvocationOperation invocation)
