@@ -11,9 +11,8 @@ public sealed class AsyncCostListenerTests
         const int Calls = 1_500_000;
         using var listener = new AsyncCostListener(AllocationsAlwaysOn);
         var allocated = await Workload.RunAsync(Calls);
-        await Workload.SettleAsync(TimeSpan.FromSeconds(1)); // late events arrive, and the last window closes
 
-        var snapshot = listener.Snapshot();
+        var snapshot = await SettledSnapshotAsync(listener);
         var method = Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey);
         var truth = (double)allocated / Calls; // the box is all a Task.Yield call allocates with TPL events off
         Assert.InRange(method.Bytes / Calls, truth * 0.85, truth * 1.15);
@@ -47,16 +46,7 @@ public sealed class AsyncCostListenerTests
             Assert.True(clock.Elapsed < TimeSpan.FromMinutes(2), $"{windows} allocation windows closed in {clock.Elapsed}");
             windowsAtStop = windows;
         }
-        // Samples reach the listener late (seconds late on a busy machine) and are attributed when the next window closes,
-        // on an idle process: it weighs little beside the last loaded window, so the bytes stay with that window's mix.
-        var closedAtStop = listener.Snapshot().AllocationWindows;
-        var settled = DateTime.UtcNow + TimeSpan.FromSeconds(10);
-        while (listener.Snapshot().AllocationWindows <= closedAtStop && DateTime.UtcNow < settled)
-        {
-            await Task.Delay(50);
-        }
-
-        var snapshot = listener.Snapshot();
+        var snapshot = await SettledSnapshotAsync(listener);
         var method = Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey);
         // One window a period at most: no more than the whole periods the run lasted, and the one it stopped after.
         Assert.InRange(snapshot.AllocationWindows, 5, (int)clock.Elapsed.TotalSeconds + 1);
@@ -176,6 +166,31 @@ public sealed class AsyncCostListenerTests
 
     /// <summary>Hops 200 ms of every 400 ms, allocations the rest of the time (the sampling stays on; hop windows' samples are dropped).</summary>
     private static readonly DutyCycle HalfTheTime = new(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400), TimeSpan.FromMilliseconds(400));
+
+    /// <summary>
+    /// The snapshot once the workload's bytes stood still across two windows' closes (30 s at most). Samples reach the listener
+    /// late (seconds late at load 20) and are attributed when the next window closes; the windows after the workload see an
+    /// idle process, which weighs little beside the last loaded window, so the bytes keep that window's split.
+    /// </summary>
+    private static async Task<AsyncCostSnapshot> SettledSnapshotAsync(AsyncCostListener listener)
+    {
+        var snapshot = listener.Snapshot();
+        double? bytesAtLastClose = null;
+        for (int stillCloses = 0, until = Environment.TickCount + 30_000; stillCloses < 2 && Environment.TickCount < until;)
+        {
+            await Task.Delay(50);
+            var next = listener.Snapshot();
+            if (next.AllocationWindows == snapshot.AllocationWindows)
+            {
+                continue;
+            }
+            snapshot = next;
+            var bytes = snapshot.Methods.FirstOrDefault(m => m.MethodKey == Workload.YieldOnceKey)?.Bytes;
+            stillCloses = bytes is not null && bytes == bytesAtLastClose ? stillCloses + 1 : 0;
+            bytesAtLastClose = bytes;
+        }
+        return listener.Snapshot();
+    }
 
     /// <summary>Hops 1 s of every 2 s, allocations the rest: a call that straddles a window's edge cannot be counted, and on a
     /// starved machine calls last long enough that 200 ms windows lost 30 % of them (a niced run at load 15).</summary>
