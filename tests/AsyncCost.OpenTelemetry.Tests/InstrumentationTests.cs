@@ -71,7 +71,7 @@ public sealed class InstrumentationTests
 
         var hops = Points(exported, "asynccost.method.hops");
         var (tags, value) = Assert.Single(hops, p => p.Tags["method"] as string == Workload.YieldOnceKey);
-        Assert.InRange(value, 4_500, 5_000);
+        Assert.InRange(value, 2_500, 5_000); // most resumptions, fewer on a busy machine (see the listener's tests)
         Assert.Contains(Points(exported, "asynccost.method.suspensions"), p => p.Tags["method"] as string == Workload.YieldOnceKey && p.Value >= 4_900);
         // Each Task.Yield call waits for its continuation to run: some time, however little.
         Assert.Contains(Points(exported, "asynccost.method.elapsed"), p => p.Tags["method"] as string == Workload.YieldOnceKey && p.Value > 0);
