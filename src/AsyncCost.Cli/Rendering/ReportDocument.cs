@@ -255,7 +255,7 @@ internal static class ReportDocument
             [new("Method", ColumnAlignment.Left), new("Bytes"), new("Objects"), new("Largest type", ColumnAlignment.Left)]);
         foreach (var method in report.PlainMethodAllocations.Take(UnattributedTypesShown))
         {
-            table.AddRow(method.Method, Numbers.Bytes(method.Bytes), Numbers.Count(method.Objects), method.Allocations.FirstOrDefault()?.TypeName ?? "");
+            table.AddRow(method.Method, Numbers.Bytes(method.Bytes), Numbers.Count(method.Objects), method.Allocations.Count > 0 ? method.Allocations[0].TypeName : "");
         }
 
         return table;

@@ -18,8 +18,8 @@ internal static class StackSampleReader
     private static readonly string[] FrameworkNamespaces = ["System.", "Microsoft.", "Internal.", "Interop."];
 
     /// <summary>What an async method's builder runs to make the Task&lt;T&gt; of a call that completed synchronously
-    /// (AsyncTaskMethodBuilder`1.SetResult, its GetTaskForResult, AsyncMethodBuilderCore.Start, the Task`1 constructor).</summary>
-    private static readonly string[] AsyncBuilderFrames = ["System.Runtime.CompilerServices.Async", "System.Threading.Tasks.Task`1"];
+    /// (AsyncTaskMethodBuilder`1.SetResult, the Task.FromResult it calls, AsyncMethodBuilderCore.Start, the Task`1 constructor).</summary>
+    private static readonly string[] AsyncBuilderFrames = ["System.Runtime.CompilerServices.Async", "System.Threading.Tasks.Task`1", "System.Threading.Tasks.Task."];
 
     /// <summary>
     /// Reads what of a saved stream needs its stacks into the reader that read the stream: its stack samples, and its
