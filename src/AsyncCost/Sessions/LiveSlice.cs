@@ -212,8 +212,9 @@ internal static class LiveSlice
             stream.ThrowIfWriteFailed();
             if (pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations && !countersOnly)
             {
-                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them.
-                StackSampleReader.ReadInto(stream.FilePath, reader, pass.Methods, cancellationToken);
+                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them. The token
+                // stopped the recording (an attached session ends so): what was recorded is read whole, as the stream was.
+                StackSampleReader.ReadInto(stream.FilePath, reader, pass.Methods, CancellationToken.None);
             }
             await ticker.DisposeAsync().ConfigureAwait(false);
             lock (pass) // a windowed hop pass parses one window while it records the next
