@@ -1,6 +1,7 @@
 using AsyncCost.Attribution;
 using AsyncCost.Computers;
 using AsyncCost.Events;
+using AsyncCost.Findings;
 using AsyncCost.Report;
 
 namespace AsyncCost.Tests.Report;
@@ -54,6 +55,22 @@ public class AllocationSiteTests
         Assert.Equal(count.Bytes.Value / count.BytesPerCall.Value, count.SampledCalls!.Value, 0);
         Assert.Empty(report.UnattributedAllocations);
         Assert.DoesNotContain(report.Warnings, w => w.Code.StartsWith("task-", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void An_AC0002_finding_on_a_synchronously_completing_Task_of_int_method_is_measured_not_unobservable()
+    {
+        var methods = Methods();
+        var allocations = new EventReader(methods);
+        for (var i = 0; i < 1_000; i++)
+        {
+            allocations.Allocations.OnAllocationSampled(IntTask, 72, new AllocationSite("Shop.Cart.CountAsync", ByAsyncBuilder: true));
+        }
+
+        var hot = HotFindingsRanker.Rank([new AnalyzerFinding("AC0002", "warning", "AC0002", "/src/Cart.cs", 1, 1, "Shop.Cart.CountAsync", FindingCostKind.Allocations)],
+            Build(methods, allocations));
+
+        Assert.Equal(FindingVerdict.Measured, Assert.Single(hot.Findings).Verdict);
     }
 
     [Fact]
