@@ -225,7 +225,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             }
         }
         var plainMethods = AttributeBySite(bySite, source, unattributed);
-        return ([.. unattributed.Take(MaxUnattributedRows)], plainMethods);
+        return ([.. unattributed.OrderByDescending(a => a.Bytes.Value).Take(MaxUnattributedRows)], plainMethods);
     }
 
     /// <summary>True when the type's name alone names the async method it belongs to: a box (its state machine is a type
