@@ -20,7 +20,7 @@ namespace AsyncCost.BenchmarkDotNet;
 /// the iteration BenchmarkDotNet runs after them for its extra statistics, the one MemoryDiagnoser reads, so the two agree
 /// where they measure the same bytes. That iteration exists when a MemoryDiagnoser (or Threading/ExceptionDiagnoser) is
 /// configured too; hops need a job that fixes IterationCount. Add it with <c>[AsyncCostDiagnoser]</c> or
-/// <c>config.AddDiagnoser(AsyncCostDiagnoser.Default)</c>.
+/// <c>config.AddDiagnoser(AsyncCostDiagnoser.Default).AddColumnProvider(AsyncCostDiagnoser.Columns)</c>.
 /// </summary>
 public sealed class AsyncCostDiagnoser : IDiagnoser
 {
@@ -33,8 +33,13 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
     {
     }
 
-    /// <summary>The diagnoser (one per process: it keeps each benchmark's results for the exporter).</summary>
+    /// <summary>The diagnoser (one per process: it keeps each benchmark's results for the exporter and the columns).</summary>
     public static AsyncCostDiagnoser Default { get; } = new();
+
+    /// <summary>The diagnoser's columns ("-" an exact 0, "NA" a figure the benchmark has none of): add them beside the diagnoser,
+    /// <c>config.AddDiagnoser(AsyncCostDiagnoser.Default).AddColumnProvider(AsyncCostDiagnoser.Columns)</c>, as
+    /// <c>[AsyncCostDiagnoser]</c> does.</summary>
+    public static IColumnProvider Columns => AsyncCostMetrics.Columns;
 
     /// <summary>Each benchmark's figures, once its extra run is over.</summary>
     public IReadOnlyDictionary<BenchmarkCase, BenchmarkAsyncCost> Results

@@ -39,7 +39,7 @@ internal sealed class AsyncCostExporter(AsyncCostDiagnoser diagnoser) : IExporte
     {
         yield return "# Async methods per benchmark (AsyncCost)";
         yield return "";
-        yield return "Per operation. ~ marks an estimate with its 95 % bound (allocation pass, sampled); hops and waits are exact counts (hop pass).";
+        yield return "Per operation. ~ marks an estimate with its 95 % bound (allocation pass, sampled); hops and waits are exact counts (hop pass); - is an exact 0, NA a figure not measured.";
         foreach (var (benchmark, cost) in Benchmarks(summary))
         {
             yield return "";
@@ -77,10 +77,12 @@ internal sealed class AsyncCostExporter(AsyncCostDiagnoser diagnoser) : IExporte
         }
     }
 
+    /// <summary>As the columns print it: "NA" not measured, "-" an exact 0, "~" an estimate with its bound.</summary>
     private static string Text(Figure? figure) => figure switch
     {
-        null => "-",
+        null => AsyncCostMetrics.NotMeasured,
         { Sampled: true } => $"~{Number(figure.Value)} ±{Number(figure.ErrorBound)}",
+        { Value: 0 } => "-",
         _ => Number(figure.Value),
     };
 

@@ -55,13 +55,16 @@ public sealed class BenchmarkAsyncCost
     /// <summary>The async methods behind the figures, per operation.</summary>
     public IReadOnlyList<BenchmarkMethodCost> Methods { get; }
 
+    /// <summary>A method's figures; one that a pass which ran saw nothing of has 0 there, as the benchmark's totals do (the hop
+    /// pass counts every event: exactly).</summary>
     private BenchmarkMethodCost Method(string key, MethodCost? allocated, MethodCost? hopped) => new(
         key,
         allocated?.DisplayName ?? hopped!.DisplayName,
         allocated?.Bytes?.Per(AllocationOperations),
-        Figure.Sum(allocated?.Allocations.Where(a => a.Kind == AllocationKind.StateMachineBox).Select(a => a.Objects) ?? [])?.Per(AllocationOperations),
-        HopOperations > 0 ? hopped?.Hops?.Per(HopOperations) : null,
-        HopOperations > 0 ? hopped?.BlockingWaits?.Per(HopOperations) : null);
+        Figure.Sum(allocated?.Allocations.Where(a => a.Kind == AllocationKind.StateMachineBox).Select(a => a.Objects) ?? [])?.Per(AllocationOperations)
+            ?? (allocated is null ? null : Figure.Exact(0, FigureSource.AllocationPass)),
+        HopOperations > 0 ? (hopped?.Hops ?? Figure.Exact(0, FigureSource.HopPass)).Per(HopOperations) : null,
+        HopOperations > 0 ? (hopped?.BlockingWaits ?? Figure.Exact(0, FigureSource.HopPass)).Per(HopOperations) : null);
 }
 
 /// <summary>One async method's figures per operation of a benchmark (null: not measured, or not seen by that pass).</summary>

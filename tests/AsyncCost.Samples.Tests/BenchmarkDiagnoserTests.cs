@@ -69,6 +69,32 @@ public sealed class BenchmarkDiagnoserTests : IDisposable
         Assert.DoesNotContain(methods.Skip(1), m => m[0].StartsWith($"StockPricesBenchmarks.{ValueTaskBenchmark}:", StringComparison.Ordinal) && Number(m[2]) != 0);
     }
 
+    [Fact]
+    public async Task A_Task_of_int_is_charged_to_its_method_its_ValueTask_twin_reads_an_exact_zero_and_a_yield_one_box_and_hop()
+    {
+        var run = await DotnetCommand.RunAsync([Repository.BenchmarksDll, "--filter", "*DiagnoserShapesBenchmarks*", "--artifacts", _artifacts.FullName], TimeSpan.FromMinutes(8));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var results = Path.Combine(_artifacts.FullName, "results");
+        var table = Csv(Single(results, "*DiagnoserShapesBenchmarks-report.csv"));
+        var markdown = File.ReadLines(Single(results, "*DiagnoserShapesBenchmarks-report-github.md")).ToList();
+
+        // Task<int> names no method: its bytes reach Async B/op only by the allocation samples' stacks. Twice the 95 % bound, as above.
+        var taskOfInt = Row(table, "TaskOfInt");
+        var (allocated, asyncBytes, bound) = (Bytes(taskOfInt["Allocated"]), Number(taskOfInt["Async B/op"]), Number(taskOfInt["Async B/op ±"]));
+        Assert.True(bound > 0 && Math.Abs(asyncBytes - allocated) <= (2 * bound) + 0.5, $"Async B/op {asyncBytes} ± {bound} against Allocated {allocated} B");
+
+        // The twin allocates nothing, which the GC counted exactly: "-" in the table, as Allocated; its bound too.
+        var twin = Assert.Single(markdown, line => line.StartsWith("| ValueTaskOfInt ", StringComparison.Ordinal)).Split('|').Select(cell => cell.Trim()).ToList();
+        var header = Assert.Single(markdown, line => line.StartsWith("| Method ", StringComparison.Ordinal)).Split('|').Select(cell => cell.Trim()).ToList();
+        Assert.Equal("-", twin[header.IndexOf("Async B/op")]);
+        Assert.Equal("-", twin[header.IndexOf("Async B/op ±")]);
+        Assert.Equal("-", twin[header.IndexOf("Allocated")]);
+
+        var yield = Row(table, "TaskYield");
+        Assert.Equal(1, Number(yield["Hops/op"]));
+        Assert.True(Math.Abs(Number(yield["Async B/op"]) - Bytes(yield["Allocated"])) <= (2 * Number(yield["Async B/op ±"])) + 0.5, $"Async B/op {yield["Async B/op"]} ± {yield["Async B/op ±"]} against Allocated {yield["Allocated"]}");
+    }
+
     public void Dispose() => _artifacts.Delete(recursive: true);
 
     private static string Single(string directory, string pattern) => Assert.Single(Directory.GetFiles(directory, pattern));

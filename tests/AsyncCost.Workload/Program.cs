@@ -25,6 +25,8 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["drive-yields"] = RunDriveYields,
     ["iterator-awaiting"] = RunIteratorAwaiting,
     ["delay"] = RunDelay,
+    ["int-task-sync"] = RunIntTaskSync,
+    ["sync-iterator"] = RunSyncIterator,
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
@@ -222,4 +224,24 @@ static async Task<long> RunHandoff(int count)
         sum += await Scenarios.HandoffAsync(i);
     }
     return sum;
+}
+
+static async Task<long> RunIntTaskSync(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.AddThousandAsync(i);
+    }
+    return sum;
+}
+
+static Task<long> RunSyncIterator(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += Scenarios.SumOfEvens(8);
+    }
+    return Task.FromResult(sum);
 }

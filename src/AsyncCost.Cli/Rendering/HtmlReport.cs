@@ -33,6 +33,10 @@ internal static class HtmlReport
             page.Raw(Methods(report, rows));
         }
 
+        if (report.PlainMethodAllocations.Count > 0)
+        {
+            page.Table(ReportDocument.PlainMethods(report));
+        }
         if (report.UnattributedAllocations.Count > 0)
         {
             page.Table(ReportDocument.Unattributed(report));

@@ -18,6 +18,10 @@ internal static class ReportDocument
         {
             tables.Add(Time(report, allMethods));
         }
+        if (report.PlainMethodAllocations.Count > 0)
+        {
+            tables.Add(PlainMethods(report));
+        }
         if (report.UnattributedAllocations.Count > 0)
         {
             tables.Add(Unattributed(report));
@@ -239,6 +243,19 @@ internal static class ReportDocument
                 Numbers.Milliseconds(method.CpuMilliseconds),
                 Numbers.Milliseconds(method.WaitMilliseconds),
                 Numbers.Percent(total > 0 ? time / total : null));
+        }
+
+        return table;
+    }
+
+    /// <summary>Methods that are not async, by the bytes their stacks show them allocating (plain methods, iterators' callers).</summary>
+    internal static TextTable PlainMethods(AsyncCostReport report)
+    {
+        var table = new TextTable("Allocations by methods that are not async (largest first)",
+            [new("Method", ColumnAlignment.Left), new("Bytes"), new("Objects"), new("Largest type", ColumnAlignment.Left)]);
+        foreach (var method in report.PlainMethodAllocations.Take(UnattributedTypesShown))
+        {
+            table.AddRow(method.Method, Numbers.Bytes(method.Bytes), Numbers.Count(method.Objects), method.Allocations.Count > 0 ? method.Allocations[0].TypeName : "");
         }
 
         return table;

@@ -18,6 +18,7 @@ internal sealed class MethodCatalog
     private readonly HashSet<(string, string, string)> _seenMethods = [];
     private readonly HashSet<string> _modulePaths = new(StringComparer.Ordinal);
     private readonly HashSet<string> _iteratorMethodKeys = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _synchronousIterators = new(StringComparer.Ordinal);
     private readonly Dictionary<long, string> _modulePathById = [];
     private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
@@ -67,6 +68,12 @@ internal sealed class MethodCatalog
             // "System.Collections.Generic.IAsyncEnumerator<System.Int32>.MoveNextAsync" on the state machine: an async iterator.
             _iteratorMethodKeys.Add(iterator.MethodKey);
         }
+        if (SynchronousIteratorMethods.Any(prefix => methodName.StartsWith(prefix, StringComparison.Ordinal)) && AsyncMethodName.Parse(type.Name) is not null)
+        {
+            // "System.Collections.Generic.IEnumerator<System.Int32>.get_Current": a yield-return iterator, named like an
+            // async state machine ("<GetItems>d__3") but not one.
+            _synchronousIterators.Add(type.Name);
+        }
         if (MethodSignatureText.ReturnType(signature) is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
         {
             _taskReturningMethods.Add((type.Name, methodName, returnType));
@@ -86,6 +93,19 @@ internal sealed class MethodCatalog
         {
             _fromAssemblies = null; // read again, with this one
         }
+    }
+
+    /// <summary>How a synchronous iterator's state machine names its explicit IEnumerator and IEnumerable methods.</summary>
+    private static readonly string[] SynchronousIteratorMethods =
+        ["System.Collections.Generic.IEnumerator<", "System.Collections.Generic.IEnumerable<", "System.Collections.IEnumerator.", "System.Collections.IEnumerable."];
+
+    /// <summary>True when the trace names this generated type ("Ns.T+&lt;GetItems&gt;d__3") as a synchronous iterator's state
+    /// machine (it implements IEnumerator&lt;T&gt;): not an async method, though its name reads like one's.</summary>
+    public bool IsSynchronousIterator(string typeName)
+    {
+        // Allocation events may print a class state machine by its nested name alone.
+        var name = RuntimeTypeName.Parse(typeName).Name;
+        return _synchronousIterators.Contains(name) || (name.StartsWith('<') && _synchronousIterators.Any(full => full.EndsWith("+" + name, StringComparison.Ordinal)));
     }
 
     /// <summary>True when the trace names this method's state machine as an async iterator's (it implements
@@ -236,7 +256,7 @@ internal sealed class MethodCatalog
             var nested = stateMachine.LastIndexOf('+');
             var name = stateMachine[(nested + 1)..];
             var end = name.LastIndexOf(">d", StringComparison.Ordinal);
-            if (nested > 0 && end > 1 && AsyncMethodName.Parse(stateMachine) is { } method)
+            if (nested > 0 && end > 1 && !_synchronousIterators.Contains(stateMachine) && AsyncMethodName.Parse(stateMachine) is { } method)
             {
                 byMethod.TryAdd(stateMachine[..nested] + "." + name[1..end], method);
             }
@@ -261,7 +281,7 @@ internal sealed class MethodCatalog
             }
             var typeName = RuntimeTypeName.Parse(frame[..dot]).Name;
             var methodName = frame[(dot + 1)..];
-            return methodName == "MoveNext" && AsyncMethodName.Parse(typeName) is { Kind: not GeneratedTypeKind.Closure } stateMachine
+            return methodName == "MoveNext" && !_synchronousIterators.Contains(typeName) && AsyncMethodName.Parse(typeName) is { Kind: not GeneratedTypeKind.Closure } stateMachine
                 ? stateMachine
                 : byMethod.GetValueOrDefault(typeName + "." + methodName);
         }

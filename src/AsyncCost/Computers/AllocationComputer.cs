@@ -2,10 +2,21 @@ using AsyncCost.Events;
 
 namespace AsyncCost.Computers;
 
-/// <summary>Sampled allocations of one type, as estimated totals with their variances.</summary>
-internal sealed class TypeTally(string typeName)
+/// <summary>
+/// Where a sampled allocation was made, read from its stack: <paramref name="Frame"/> is the innermost frame of application
+/// code ("Ns.T+&lt;GetAsync&gt;d__2.MoveNext", "Ns.T.Parse"; no signature), null when every frame was the framework's or the
+/// runtime's. <paramref name="ByAsyncBuilder"/> is true when the frames between it and the allocation were the async method
+/// builder's alone: a Task&lt;T&gt; so made is the result of the frame's own method, not one a framework method it called made.
+/// </summary>
+internal readonly record struct AllocationSite(string? Frame, bool ByAsyncBuilder);
+
+/// <summary>Sampled allocations of one type (made at one site, when the samples had stacks), as estimated totals with their variances.</summary>
+internal sealed class TypeTally(string typeName, AllocationSite? site)
 {
     public string TypeName { get; } = typeName;
+
+    /// <summary>Where the samples were made; null for samples read without a stack (charged by their type's name alone).</summary>
+    public AllocationSite? Site { get; } = site;
     public long Samples { get; set; }
     public double Bytes { get; set; }
     public double BytesVariance { get; set; }
@@ -22,19 +33,27 @@ internal sealed class TypeTally(string typeName)
 /// unbiased (Horvitz–Thompson) estimates are Σ s/π bytes and Σ 1/π objects, with variance Σ (1 − π)/π² · s².
 /// GCAllocationTick (fallback): each event carries the bytes allocated since the last one (~100 KB), charged to the type
 /// that crossed the threshold; its error is taken as 1/√n.
+/// Samples read with their stacks are tallied per (type, site), so the report can charge each to the code that made it.
 /// </summary>
 internal sealed class AllocationComputer
 {
-    private readonly Dictionary<string, TypeTally> _types = new(StringComparer.Ordinal);
+    private readonly Dictionary<(string Type, AllocationSite? Site), TypeTally> _types = [];
 
     /// <summary>Samples seen (both kinds).</summary>
     public long Samples { get; private set; }
 
+    /// <summary>AllocationSampled samples read with their stack (a site), of <see cref="Samples"/>.</summary>
+    public long SamplesWithStacks { get; private set; }
+
+    /// <summary>Why the samples were read without their stacks where a reader tried to read them (a trace recorded without
+    /// stacks, or a file TraceLog could not read); null when none tried or they were read.</summary>
+    public string? StacksMissing { get; set; }
+
     /// <summary>Which event fed the computer: "AllocationSampled", "GCAllocationTick" or null when none arrived.</summary>
     public string? EventKind { get; private set; }
 
-    /// <summary>One AllocationSampled event.</summary>
-    public void OnAllocationSampled(string typeName, long objectSize)
+    /// <summary>One AllocationSampled event, with where its stack says it was made when it was read with one.</summary>
+    public void OnAllocationSampled(string typeName, long objectSize, AllocationSite? site = null)
     {
         if (objectSize <= 0)
         {
@@ -42,7 +61,11 @@ internal sealed class AllocationComputer
         }
         EventKind = "AllocationSampled";
         var probability = 1 - Math.Pow(1 - KnownEvents.AllocationSamplingProbability, objectSize);
-        var tally = Tally(typeName);
+        var tally = Tally(typeName, site);
+        if (site is not null)
+        {
+            SamplesWithStacks++;
+        }
         tally.Samples++;
         tally.Bytes += objectSize / probability;
         tally.Objects += 1 / probability;
@@ -65,7 +88,7 @@ internal sealed class AllocationComputer
             return;
         }
         EventKind = "GCAllocationTick";
-        var tally = Tally(typeName);
+        var tally = Tally(typeName, site: null);
         tally.Samples++;
         tally.Bytes += amount;
         tally.Objects += objectSize > 0 ? (double)amount / objectSize : 0;
@@ -95,9 +118,10 @@ internal sealed class AllocationComputer
             Samples = 0;
         }
         EventKind = other.EventKind;
+        StacksMissing ??= other.StacksMissing;
         foreach (var theirs in other._types.Values)
         {
-            var tally = Tally(theirs.TypeName);
+            var tally = Tally(theirs.TypeName, theirs.Site);
             tally.Samples += theirs.Samples;
             tally.Bytes += theirs.Bytes * scale;
             tally.BytesVariance += theirs.BytesVariance * scale * scale;
@@ -105,6 +129,7 @@ internal sealed class AllocationComputer
             tally.ObjectsVariance += theirs.ObjectsVariance * scale * scale;
         }
         Samples += other.Samples;
+        SamplesWithStacks += other.SamplesWithStacks;
     }
 
     /// <summary>The per-type estimates, largest first.</summary>
@@ -122,12 +147,12 @@ internal sealed class AllocationComputer
         return [.. _types.Values.OrderByDescending(t => t.Bytes)];
     }
 
-    private TypeTally Tally(string typeName)
+    private TypeTally Tally(string typeName, AllocationSite? site)
     {
-        if (!_types.TryGetValue(typeName, out var tally))
+        if (!_types.TryGetValue((typeName, site), out var tally))
         {
-            tally = new TypeTally(typeName);
-            _types.Add(typeName, tally);
+            tally = new TypeTally(typeName, site);
+            _types.Add((typeName, site), tally);
         }
         return tally;
     }

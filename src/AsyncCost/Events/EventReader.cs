@@ -19,6 +19,10 @@ internal sealed class EventReader
     private double _lastRecordedEventMs;
 
     public AllocationComputer Allocations { get; private set; } = new();
+
+    /// <summary>Takes the stream's allocation samples as read again from its saved file with their stacks
+    /// (<see cref="StackSampleReader.ReadInto"/>), in place of the same samples tallied by type name alone.</summary>
+    public void UseAllocationsWithSites(AllocationComputer withSites) => Allocations = withSites;
     public HopComputer Hops { get; private set; } = new();
     public CounterComputer Counters { get; private set; } = new();
 

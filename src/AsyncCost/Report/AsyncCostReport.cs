@@ -41,6 +41,10 @@ public sealed record AsyncCostReport
     /// <summary>Sampled allocations that could not be tied to a user async method, grouped by type, largest first.</summary>
     public IReadOnlyList<TypeAllocation> UnattributedAllocations { get; init; } = [];
 
+    /// <summary>Sampled allocations whose stacks name a method of the application that is not async as their maker, per
+    /// method, most bytes first; empty when the allocation samples had no stacks.</summary>
+    public IReadOnlyList<PlainMethodAllocations> PlainMethodAllocations { get; init; } = [];
+
     /// <summary>Join keys of the application's own methods (see <see cref="MethodCost.MethodKey"/>; not the framework's) that the
     /// trace's method events show compiled, i.e. called at least once in the process; empty when the trace has no method events.
     /// A finding whose method is not among them was never called; one among them without a row ran in a way no pass could see.</summary>

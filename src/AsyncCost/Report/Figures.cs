@@ -213,6 +213,23 @@ public sealed class TypeAllocation
     public IReadOnlyList<string> CandidateMethods { get; init; } = [];
 }
 
+/// <summary>Sampled allocations made by one method that is not async (a plain method, a lambda, an iterator's caller),
+/// read from the allocation samples' stacks: never an async method's row.</summary>
+public sealed class PlainMethodAllocations
+{
+    /// <summary>The method as its stack frame names it ("Ns.Type.Method", nested types joined with '+', no signature).</summary>
+    public required string Method { get; init; }
+
+    /// <summary>Estimated bytes it allocated (its own frame innermost among the application's).</summary>
+    public required Figure Bytes { get; init; }
+
+    /// <summary>Estimated objects it allocated.</summary>
+    public required Figure Objects { get; init; }
+
+    /// <summary>The allocated types behind <see cref="Bytes"/>, largest first.</summary>
+    public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
+}
+
 /// <summary>Costs of one user async method, async local function or async lambda.</summary>
 public sealed class MethodCost
 {

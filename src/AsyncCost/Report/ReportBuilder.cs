@@ -28,7 +28,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         var hopPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Hops);
         var cpuPass = passes.FirstOrDefault(p => p.Pass == MeasurementPasses.Cpu);
 
-        var unattributed = allocationPass is null ? [] : AttributeAllocations(allocationPass);
+        var (unattributed, plainMethods) = allocationPass is null ? (new List<TypeAllocation>(), new List<PlainMethodAllocations>()) : AttributeAllocations(allocationPass);
         var hopScale = hopPass is null ? null : HopScale.For(hopPass);
         if (hopPass is not null)
         {
@@ -96,6 +96,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             Passes = [.. passes.Select(p => p.ToSummary())],
             Methods = methods,
             UnattributedAllocations = unattributed,
+            PlainMethodAllocations = plainMethods,
             RowBasis = basis,
             MethodsThatRan = [.. catalog.CompiledMethods().Where(m => MethodOrigins.Of(m.TypeKey, m.ModulePath).Origin == MethodOrigin.User).Select(m => m.Key).Order(StringComparer.Ordinal)],
             Totals = Totals(allocationPass, hopPass, cpuPass, hopScale, threads, _warnings),
@@ -156,7 +157,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         Allocations = m.Allocations,
     };
 
-    private List<TypeAllocation> AttributeAllocations(PassResult pass)
+    private (List<TypeAllocation> Unattributed, List<PlainMethodAllocations> PlainMethods) AttributeAllocations(PassResult pass)
     {
         var source = pass.Figures.SawTplEvents ? FigureSource.HopPass : FigureSource.AllocationPass;
         if (pass.Figures.SawTplEvents)
@@ -174,19 +175,34 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             // Our own stream had TPL off, yet the process allocated what it allocates only while some session has TPL on.
             _warnings.Add(new ReportWarning("tpl-enabled-elsewhere", $"Another tracing session had TPL events on in the process during the allocation pass (it allocated {marker.TypeName}, which exists only while TPL events are on): the bytes include the closures, delegates and tasks TPL tracing adds to every await. Stop the other session (dotnet-trace, dotnet-monitor, a profiler) and record again."));
         }
+        if (pass.Figures.Allocations.StacksMissing is { } why)
+        {
+            _warnings.Add(new ReportWarning("allocation-stacks-missing", $"Allocations are charged by their types' names alone, as without stacks: {why}. A Task<T> of a primitive, string or framework type, a delegate or any other object whose type does not name its method stays unattributed, and a method that is not async cannot be told from one by its allocations."));
+        }
         // A state machine known by its nested name alone is resolved last, when the boxes naming it in full have their rows.
         var classes = tallies.Select(t => (Tally: t, Class: ClassifyClosureAware(t.TypeName)))
             .OrderBy(c => c.Class.Method?.TypeKey == AsyncMethodName.UnknownType).ToList();
         var ordinals = MemberOrdinals(classes.Select(c => c.Class.Method));
         var unattributed = new List<TypeAllocation>();
+        var bySite = new List<(TypeTally Tally, AllocationClass Class)>();
         foreach (var (tally, allocationClass) in classes)
         {
+            if (tally.Site is not null && !NamedByType(allocationClass))
+            {
+                bySite.Add((tally, allocationClass));
+                continue;
+            }
             var method = allocationClass.Method;
-            if (allocationClass.Kind == AllocationKind.Closure && method is { MemberName: null })
+            var kind = allocationClass.Kind;
+            if (kind == AllocationKind.StateMachine && catalog.IsSynchronousIterator(tally.TypeName))
+            {
+                (kind, method) = (AllocationKind.Other, null); // a yield-return iterator: no async method's
+            }
+            else if (kind == AllocationKind.Closure && method is { MemberName: null })
             {
                 method = ordinals.TryGetValue((method.TypeKey, method.MemberOrdinal ?? -1), out var owner) ? owner : method;
             }
-            else if (allocationClass.Kind == AllocationKind.Task && method is null)
+            else if (kind == AllocationKind.Task && method is null)
             {
                 method = TaskOwner(tally.TypeName);
             }
@@ -194,29 +210,98 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             {
                 method = ResolveShortName(shortName);
             }
-            var candidates = method is null && allocationClass.Kind == AllocationKind.Task
+            var candidates = method is null && kind == AllocationKind.Task
                 ? catalog.MethodsReturning(tally.TypeName).Select(m => m.MethodKey).Distinct().ToList()
                 : [];
-
-            var allocation = new TypeAllocation
-            {
-                TypeName = tally.TypeName,
-                Kind = allocationClass.Kind,
-                Bytes = Sampled(tally.Bytes, tally.BytesVariance, tally.Samples, source),
-                Objects = Sampled(tally.Objects, tally.ObjectsVariance, tally.Samples, source),
-                CandidateMethods = candidates,
-            };
+            var allocation = Allocation(tally, kind, source, candidates);
             if (method is null)
             {
                 unattributed.Add(allocation);
             }
             else
             {
-                Row(method).AddAllocation(allocation, tally);
+                // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
+                Row(method).AddAllocation(allocation, tally, isCall: kind is AllocationKind.StateMachineBox or AllocationKind.Task);
             }
         }
-        return [.. unattributed.Take(MaxUnattributedRows)];
+        var plainMethods = AttributeBySite(bySite, source, unattributed);
+        return ([.. unattributed.OrderByDescending(a => a.Bytes.Value).Take(MaxUnattributedRows)], plainMethods);
     }
+
+    /// <summary>True when the type's name alone names the async method it belongs to: a box (its state machine is a type
+    /// argument) or a closure the catalog ties to its member. Such a sample keeps its name's method whatever its stack says
+    /// (a box is allocated where the method first suspends, which may be inside a framework call it awaits).</summary>
+    private static bool NamedByType(AllocationClass allocationClass) =>
+        allocationClass is { Kind: AllocationKind.StateMachineBox or AllocationKind.Closure, Method: not null };
+
+    /// <summary>
+    /// Charges samples read with their stacks to the innermost application method that made them: an async method (its
+    /// MoveNext, or its own code) gets them on its row, a Task&lt;T&gt; its builder made being one call; a method that is not
+    /// async gets them in the plain methods' list; a sample made by framework code alone stays unattributed.
+    /// </summary>
+    private List<PlainMethodAllocations> AttributeBySite(List<(TypeTally Tally, AllocationClass Class)> samples, FigureSource source, List<TypeAllocation> unattributed)
+    {
+        var asyncMethodOf = catalog.AsyncMethodFrames();
+        var charged = new Dictionary<(string Maker, string Type, bool IsCall), (AsyncMethodName? Owner, AllocationKind Kind, TypeTally Tally)>();
+        foreach (var (tally, allocationClass) in samples)
+        {
+            var site = tally.Site!.Value;
+            var owner = site.Frame is null ? null : asyncMethodOf(site.Frame);
+            // The class state machine of a Debug build or an async iterator is its own method's; an iterator's is not async.
+            var kind = allocationClass.Kind == AllocationKind.StateMachine && (owner is null || allocationClass.Method?.MemberName != owner.MemberName || catalog.IsSynchronousIterator(tally.TypeName))
+                ? AllocationKind.Other
+                : allocationClass.Kind;
+            var isCall = owner is not null && kind == AllocationKind.Task && site.ByAsyncBuilder;
+            var key = (owner?.DisplayName ?? site.Frame ?? "", tally.TypeName, isCall);
+            charged[key] = charged.TryGetValue(key, out var same) ? same with { Tally = Merged(same.Tally, tally) } : (owner, kind, tally);
+        }
+        var plain = new Dictionary<string, List<(TypeAllocation Allocation, TypeTally Tally)>>(StringComparer.Ordinal);
+        foreach (var ((maker, _, isCall), (owner, kind, tally)) in charged)
+        {
+            var allocation = Allocation(tally, kind, source, []);
+            if (owner is not null)
+            {
+                Row(owner).AddAllocation(allocation, tally, isCall);
+            }
+            else if (maker.Length == 0)
+            {
+                unattributed.Add(allocation);
+            }
+            else
+            {
+                (plain.TryGetValue(maker, out var list) ? list : plain[maker] = []).Add((allocation, tally));
+            }
+        }
+        return [.. plain.Select(m => new PlainMethodAllocations
+            {
+                Method = m.Key,
+                Bytes = Sampled(m.Value.Sum(a => a.Tally.Bytes), m.Value.Sum(a => a.Tally.BytesVariance), m.Value.Sum(a => a.Tally.Samples), source),
+                Objects = Sampled(m.Value.Sum(a => a.Tally.Objects), m.Value.Sum(a => a.Tally.ObjectsVariance), m.Value.Sum(a => a.Tally.Samples), source),
+                Allocations = [.. m.Value.Select(a => a.Allocation).OrderByDescending(a => a.Bytes.Value)],
+            })
+            .OrderByDescending(m => m.Bytes.Value)
+            .ThenBy(m => m.Method, StringComparer.Ordinal)
+            .Take(MaxUnattributedRows)];
+    }
+
+    /// <summary>One type's samples from two sites of the same maker: Horvitz–Thompson totals and variances add.</summary>
+    private static TypeTally Merged(TypeTally a, TypeTally b) => new(a.TypeName, a.Site)
+    {
+        Samples = a.Samples + b.Samples,
+        Bytes = a.Bytes + b.Bytes,
+        BytesVariance = a.BytesVariance + b.BytesVariance,
+        Objects = a.Objects + b.Objects,
+        ObjectsVariance = a.ObjectsVariance + b.ObjectsVariance,
+    };
+
+    private static TypeAllocation Allocation(TypeTally tally, AllocationKind kind, FigureSource source, IReadOnlyList<string> candidates) => new()
+    {
+        TypeName = tally.TypeName,
+        Kind = kind,
+        Bytes = Sampled(tally.Bytes, tally.BytesVariance, tally.Samples, source),
+        Objects = Sampled(tally.Objects, tally.ObjectsVariance, tally.Samples, source),
+        CandidateMethods = candidates,
+    };
 
     /// <summary>The allocation's class; a closure is charged to the member the catalog says allocates it, even when the
     /// allocation event printed its nested name alone ("&lt;&gt;c__DisplayClass5_0").</summary>
@@ -417,7 +502,8 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         /// <summary>An async iterator: one box per enumeration, one call per MoveNextAsync (counted only by the hop pass).</summary>
         public bool IsAsyncIterator => isAsyncIterator;
 
-        public void AddAllocation(TypeAllocation allocation, TypeTally tally)
+        /// <summary>Adds a type's samples; <paramref name="isCall"/> for a box or result task, one per call (see <see cref="PerSampledCall"/>).</summary>
+        public void AddAllocation(TypeAllocation allocation, TypeTally tally, bool isCall)
         {
             _allocations.Add(allocation);
             _allocationSource = allocation.Bytes.Source;
@@ -426,8 +512,6 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             _objects += tally.Objects;
             _objectsVariance += tally.ObjectsVariance;
             _samples += tally.Samples;
-            // Every call allocates either its box (it suspended) or its result task (it completed synchronously), never both.
-            var isCall = allocation.Kind is AllocationKind.StateMachineBox or AllocationKind.Task;
             _tallies.Add((tally, isCall));
             if (isCall)
             {

@@ -153,7 +153,8 @@ internal static class LiveSlice
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
         var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
             content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0,
-            (options.StackWalks || pass.Pass == MeasurementPasses.Cpu) && !countersOnly);
+            // The allocation pass's stacks charge each sample to the code that made it (one sample per ~100 KB allocated).
+            (options.StackWalks || pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations) && !countersOnly);
         var session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         using (session)
         {
@@ -209,10 +210,11 @@ internal static class LiveSlice
             onRecorded?.Invoke(reason);
             await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
             stream.ThrowIfWriteFailed();
-            if (pass.Pass == MeasurementPasses.Cpu && !countersOnly)
+            if (pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations && !countersOnly)
             {
-                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them.
-                StackSampleReader.Read(stream.FilePath, reader.Cpu, pass.Methods, cancellationToken);
+                // The method events read above name the stacks' frames; TraceLog needs the whole file to place them. The token
+                // stopped the recording (an attached session ends so): what was recorded is read whole, as the stream was.
+                StackSampleReader.ReadInto(stream.FilePath, reader, pass.Methods, CancellationToken.None);
             }
             await ticker.DisposeAsync().ConfigureAwait(false);
             lock (pass) // a windowed hop pass parses one window while it records the next

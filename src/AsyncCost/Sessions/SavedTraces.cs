@@ -112,9 +112,9 @@ internal static partial class SavedTraces
                 windowCounters.Add((file, reader)); // a windowed hop pass's counters, not a pass of its own
                 continue;
             }
-            if (reader.StackSamples > 0 && failure is null)
+            if (failure is null)
             {
-                StackSampleReader.Read(file, reader.Cpu, methods, cancellationToken);
+                StackSampleReader.ReadInto(file, reader, methods, cancellationToken);
             }
             var trace = (file, reader, clock.Elapsed, failure is not null);
             if (TracePass.FromEvents(reader) is { } pass)

@@ -26,7 +26,8 @@ public sealed class SessionOptions
     /// <summary>Receives a progress snapshot about twice a second while recording (for a status line).</summary>
     public IProgress<SessionProgress>? Progress { get; init; }
 
-    /// <summary>Collect stack walks with events (off by default: they cost a lot and attribution works from type names).</summary>
+    /// <summary>Collect stack walks with the hop pass's events too (off by default: they cost a lot there, and its hops are
+    /// charged by the state machines' names); the cpu and allocation passes always take them.</summary>
     public bool StackWalks { get; init; }
 
     /// <summary>EventPipe circular buffer size in MB (events are dropped, never retained, when the reader falls behind); the

@@ -36,7 +36,7 @@ internal static class StackProfiles
             cancellationToken.ThrowIfCancellationRequested();
             if (reader.StackSamples > 0)
             {
-                StackSampleReader.Read(file, stacks, methods, cancellationToken);
+                StackSampleReader.Read(file, stacks, methods, cancellationToken: cancellationToken);
                 sampled.Add(file);
             }
         }

@@ -7,7 +7,8 @@ namespace AsyncCost.Testing;
 /// <summary>
 /// Measures a piece of code inside the test process, per async method, the way <c>dotnet-asynccost collect</c> measures a
 /// process: a hop pass (every TPL and thread-pool event counted), an exact pass (the GC's own count of the bytes) and, when
-/// that counted any, an allocation pass (AllocationSampled, TPL events off), each running the operation many times, read by the CLI's
+/// that counted any, an allocation pass (AllocationSampled with stacks, TPL events off, through an EventPipe session the
+/// process opens on itself: <see cref="SessionAllocationPass"/>), each running the operation many times, read by the CLI's
 /// computers and report builder. Assert the result with <see cref="MeasuredCost.AssertWithin"/>.
 /// <para>
 /// Measurements run one at a time in a process (a process-wide gate): a hop pass turns TPL events on for the whole process,
@@ -99,7 +100,9 @@ public static class AsyncCostMeasurement
             if (exact.BytesCeiling > 0)
             {
                 allocationOperations = AllocationOperations(options, exact);
-                passes.Insert(0, (await EventPassAsync(MeasurementPasses.Allocations, operations, options, allocationOperations, warnings).ConfigureAwait(false)).Pass);
+                // A session on this process charges each sample by its stack (see SessionAllocationPass); the listener by name.
+                passes.Insert(0, await SessionAllocationPass.RecordAsync(operations.RunAsync, allocationOperations, warnings).ConfigureAwait(false)
+                    ?? (await EventPassAsync(MeasurementPasses.Allocations, operations, options, allocationOperations, warnings).ConfigureAwait(false)).Pass);
             }
 
             var catalog = new MethodCatalog();
