@@ -188,7 +188,7 @@ internal static class HtmlReport
             new("Bytes/call", m => m.BytesPerCall, v => Numbers.PerCall(v), "bytes per call (allocation pass)"),
             new("Hops/call", m => m.HopsPerCall, v => Numbers.PerCall(v), "hops per suspending call (hop pass)"),
             new("Elapsed/call", m => m.ElapsedPerCallMilliseconds, Numbers.MillisecondsPerCall,
-                "mean time a caller waited on a call that suspended, first suspension to completion (hop pass)"),
+                "mean time a caller waited on a call that suspended, from the call (its synchronous first segment included) to its completion (hop pass)"),
         ];
         var columns = all.Where(c => rows.Any(r => c.Value(r) is not null)).ToList();
         var scales = columns.Select(c => HtmlPage.Scale(rows.Select(c.Value))).ToList();

@@ -38,7 +38,8 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>How <see cref="SuspendingCalls"/> varied over the windows (streams) added.</summary>
     public WindowSpread CallSpread { get; } = new();
 
-    /// <summary>The calls timed from their box's creation (first suspension) to its completion, both seen in one stream.</summary>
+    /// <summary>The calls timed from when they were called (their synchronous first segment included) to their box's
+    /// completion, both seen in one stream.</summary>
     public CallDurations Elapsed { get; } = new();
 
     /// <summary>Calls whose box was created in a stream that ended before they completed (pending at a window's or the
@@ -117,9 +118,14 @@ internal sealed class WindowSpread
 /// first segment (before its first suspension, when it has no box yet) is charged to the resumed caller it runs under, and
 /// one in code outside any resumed method is unattributed. A continuation registered after the async method it awaited had
 /// completed runs from the pool, but only because it lost a race (which tracing widens): it is counted apart, not as a hop.
-/// A call is timed from its box's creation (TraceOperationBegin, at its first suspension) to the box's completion
-/// (TraceOperationEnd): the time its caller waited, less the call's synchronous first segment; a box created before the
-/// stream started, or still pending when it ended, is not timed. State is bounded by the number of live tasks, capped at
+/// A call is timed from when it was called to its box's completion (TraceOperationEnd): the time its caller waited. No event
+/// marks a call's start; its box is created (TraceOperationBegin) at its first suspension, after its synchronous first
+/// segment, which began after the previous TPL or thread-pool event on that thread: the call is timed from that event (the
+/// caller's own code since it is counted with the call). A call that awaits a callee created just before it in the same
+/// run of its thread (TaskWaitBegin right after its TraceOperationBegin) called that callee in its first segment, and began
+/// when the callee did. On a thread with no earlier event in the stream (its start, a window's start) the first segment is
+/// not seen, and the call is timed from its first suspension. A box created before the stream started, or still pending
+/// when it ended, is not timed. State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
@@ -179,12 +185,13 @@ internal sealed class HopComputer
         var name = operationName.StartsWith(KnownEvents.AsyncOperationPrefix, StringComparison.Ordinal)
             ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
             : operationName;
-        Track(_boxes, taskId, new Box(name, timestampMs));
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
+        var thread = Thread(threadId);
+        var calledMs = Math.Min(thread.LastEventMs ?? timestampMs, timestampMs);
+        Track(_boxes, taskId, new Box(name, calledMs, threadId, thread.Run));
+        Saw(thread, timestampMs);
         var method = Method(name);
         method.SuspendingCalls++;
         method.Boxes++;
-        var thread = Thread(threadId);
         thread.Pending = null;
         thread.CurrentBox = taskId;
         thread.CreatedBox = taskId;
@@ -197,7 +204,7 @@ internal sealed class HopComputer
         if (_boxes.Remove(taskId, out var box))
         {
             // By name: a call that spans a TakeCounts belongs to the interval it ends in.
-            Method(box.Name).Elapsed.Add(Math.Max(timestampMs - box.BeganMs, 0));
+            Method(box.Name).Elapsed.Add(Math.Max(timestampMs - box.CalledMs, 0));
         }
         if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
         {
@@ -211,8 +218,8 @@ internal sealed class HopComputer
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs)
     {
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         thread.FreshWorkItem = false;
         if (behavior == KnownEvents.SynchronousWaitBehavior)
@@ -230,7 +237,12 @@ internal sealed class HopComputer
         }
         else if (continueWithTaskId != 0)
         {
-            CountCallStart(continueWithTaskId, thread.Suspending());
+            var suspension = thread.Suspending();
+            CountCallStart(continueWithTaskId, suspension);
+            if (suspension.CreatedBox == continueWithTaskId)
+            {
+                CalledWith(continueWithTaskId, awaitedTaskId, thread);
+            }
             Track(_waitingBoxByAwaitedTask, awaitedTaskId, continueWithTaskId);
             if (_recentlyCompletedBoxes.Contains(awaitedTaskId))
             {
@@ -241,8 +253,8 @@ internal sealed class HopComputer
 
     public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs)
     {
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (thread.Blocked is { } wait && wait.AwaitedTaskId == awaitedTaskId)
         {
@@ -279,18 +291,20 @@ internal sealed class HopComputer
         }
     }
 
-    public void OnContinuationScheduled(int threadId, int continuationId)
+    public void OnContinuationScheduled(int threadId, int continuationId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         thread.FreshWorkItem = false;
         // Which box scheduled it is known for sure only when it resumes (the synchronous work that follows names it).
         Track(_boxByContinuation, continuationId, thread.Suspending());
     }
 
-    public void OnContinuationStarted(int threadId, int continuationId)
+    public void OnContinuationStarted(int threadId, int continuationId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (_boxByContinuation.Remove(continuationId, out var suspension))
         {
@@ -310,10 +324,11 @@ internal sealed class HopComputer
 
     /// <summary>TraceSynchronousWorkBegin: a box's MoveNext (work = Execution) or a task's completion running its continuations
     /// starts on this thread.</summary>
-    public void OnSynchronousWorkBegin(int threadId, int taskId, int work)
+    public void OnSynchronousWorkBegin(int threadId, int taskId, int work, double timestampMs)
     {
         SawSynchronousWork = true;
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         var pending = thread.Pending;
         thread.Pending = null;
         var isBox = work == KnownEvents.ExecutionWork && _boxes.ContainsKey(taskId);
@@ -348,12 +363,14 @@ internal sealed class HopComputer
         thread.FreshWorkItem = false;
         thread.CurrentBox = taskId;
         thread.ResumedBox = taskId;
+        thread.Run++;
     }
 
     /// <summary>TraceSynchronousWorkEnd: the innermost synchronous work on this thread ended; the box around it runs again.</summary>
-    public void OnSynchronousWorkEnd(int threadId)
+    public void OnSynchronousWorkEnd(int threadId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (thread.Running.Count > 0)
         {
@@ -364,7 +381,7 @@ internal sealed class HopComputer
         thread.ResumedBox = running;
     }
 
-    public void OnWorkItemDequeued(int threadId)
+    public void OnWorkItemDequeued(int threadId, double timestampMs)
     {
         if (!_heardThreadPool)
         {
@@ -380,6 +397,8 @@ internal sealed class HopComputer
         }
         _counts.WorkItems++;
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
+        thread.Run++;
         thread.FreshWorkItem = true;
         thread.Pending = null;
         thread.CurrentBox = 0;
@@ -401,7 +420,7 @@ internal sealed class HopComputer
         {
             var pending = Method(box.Name);
             pending.PendingCalls++;
-            pending.PendingMs += Math.Max(other._lastTimestampMs - box.BeganMs, 0);
+            pending.PendingMs += Math.Max(other._lastTimestampMs - box.CalledMs, 0);
         }
         foreach (var theirs in other._methods.Values)
         {
@@ -477,6 +496,7 @@ internal sealed class HopComputer
 
     private void Resumed(ThreadState thread, int box, Suspension? suspension)
     {
+        thread.Run++;
         thread.CurrentBox = box;
         thread.ResumedBox = box;
         var hop = thread.FreshWorkItem;
@@ -486,6 +506,24 @@ internal sealed class HopComputer
         {
             _counts.Hops++;
             Charge(box, +1);
+        }
+    }
+
+    /// <summary>An event on this thread at <paramref name="timestampMs"/>: a call made on it from now on began after it.</summary>
+    private void Saw(ThreadState thread, double timestampMs)
+    {
+        thread.LastEventMs = timestampMs;
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
+    }
+
+    /// <summary>The box just created first awaits <paramref name="awaitedTaskId"/>: a callee's box created before it on the same
+    /// thread in the same run was called in its first segment, so the call began no later than the callee did.</summary>
+    private void CalledWith(int box, int awaitedTaskId, ThreadState thread)
+    {
+        if (_boxes.TryGetValue(box, out var caller) && _boxes.TryGetValue(awaitedTaskId, out var callee)
+            && callee.ThreadId == caller.ThreadId && callee.Run == caller.Run && callee.Run == thread.Run && callee.CalledMs < caller.CalledMs)
+        {
+            _boxes[box] = caller with { CalledMs = callee.CalledMs };
         }
     }
 
@@ -568,6 +606,13 @@ internal sealed class HopComputer
 
     private sealed class ThreadState
     {
+        /// <summary>When this thread's latest event was written; null before its first in the stream.</summary>
+        public double? LastEventMs { get; set; }
+
+        /// <summary>Counts the runs of code on this thread (work items, resumptions): a box created in the current run was
+        /// created by the code running now.</summary>
+        public int Run { get; set; }
+
         /// <summary>The box that last suspended (was created) or resumed on this thread: the one a scheduled continuation belongs to.</summary>
         public int CurrentBox { get; set; }
 
@@ -600,8 +645,9 @@ internal sealed class HopComputer
         public BlockingWait? Blocked { get; set; }
     }
 
-    /// <summary>A box being followed: its method's state machine, and when it was created (its call's first suspension).</summary>
-    private readonly record struct Box(string Name, double BeganMs);
+    /// <summary>A box being followed: its method's state machine, when its call began (<see cref="HopComputer"/> says how
+    /// that is known), and the thread and run its box was created in.</summary>
+    private readonly record struct Box(string Name, double CalledMs, int ThreadId, int Run);
 
     /// <summary>Where a box suspended: the box guessed to own the continuation, the box running then, the box just created.</summary>
     private sealed record Suspension(int GuessedBox, int RunningBox, int CreatedBox);

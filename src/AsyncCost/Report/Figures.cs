@@ -303,25 +303,27 @@ public sealed class MethodCost
     public Figure? HopsPerCall { get; init; }
 
     /// <summary>
-    /// Milliseconds callers waited on this method's calls that suspended, summed: each call from its first suspension (its box's
-    /// creation, TraceOperationBegin) to its completion (TraceOperationEnd), so without its synchronous first segment. On the
-    /// hop pass's basis, like <see cref="Hops"/>: <see cref="SuspendingCalls"/> × <see cref="ElapsedPerCallMilliseconds"/>,
-    /// exact when every call was timed, else an estimate (calls pending at a window's edge, or between windows, at the
-    /// timed calls' mean). 0 when no call suspended; null without a hop pass, for an async iterator (its box spans an
-    /// enumeration, not a call), or when calls suspended but none completed inside the recording.
+    /// Milliseconds callers waited on this method's calls that suspended, summed: each call from when it was called (its
+    /// synchronous first segment included, from the thread's previous TPL event: <see cref="Computers.HopComputer"/>) to its
+    /// completion (TraceOperationEnd). On the hop pass's basis, like <see cref="Hops"/>: <see cref="SuspendingCalls"/> ×
+    /// <see cref="ElapsedPerCallMilliseconds"/>, exact when every call was timed, else an estimate (calls pending at a
+    /// window's edge, or between windows, at the timed calls' mean). Null when no call was timed (a method that never
+    /// suspended: what its callers waited no hop-pass event tells), without a hop pass, and for an async iterator (its box
+    /// spans an enumeration, not a call).
     /// </summary>
-    [Description("Milliseconds callers waited on the method's suspending calls, summed (hop pass: first suspension to completion, so without each call's synchronous first segment): suspendingCalls x elapsedPerCallMilliseconds, exact when every call was timed, else an estimate (see errorBound). Null without a hop pass, for an async iterator, or when no suspending call completed inside the recording.")]
+    [Description("Milliseconds callers waited on the method's suspending calls, summed (hop pass: from the call, its synchronous first segment included, to its completion): suspendingCalls x elapsedPerCallMilliseconds, exact when every call was timed, else an estimate (see errorBound). Null (not observable) when no call was timed, a method that never suspended included, without a hop pass, and for an async iterator.")]
     public Figure? ElapsedMilliseconds { get; init; }
 
     /// <summary>
-    /// Mean milliseconds from a suspending call's first suspension to its completion, over the calls that both began and
+    /// Mean milliseconds from a suspending call's start (its synchronous first segment included) to its completion, over the
+    /// calls that both began and
     /// completed inside one stream of the hop pass (a window, or the whole recording), ± the 95 % Student-t interval from the
     /// calls' own spread (wide for few calls; one call's bound is its value). Calls pending at a window's edge are not
     /// timed, and the longer a call the likelier it straddles an edge: where calls last a sizeable part of a window the mean
     /// is low (warning <c>elapsed-pending</c>); the bound then also reaches the mean that counts each pending call at what it
     /// had lasted when its stream ended. Null when no suspending call completed inside the recording.
     /// </summary>
-    [Description("Mean milliseconds from a suspending call's first suspension to its completion (hop pass), over the calls timed inside the recording, with a 95 % Student-t bound from their spread; the synchronous first segment is not included. Null when no suspending call completed inside the recording.")]
+    [Description("Mean milliseconds from a suspending call's start to its completion (hop pass), its synchronous first segment included (timed from the thread's previous TPL event), over the calls timed inside the recording, with a 95 % Student-t bound from their spread. Null (not observable) when no call was timed, a method that never suspended included.")]
     public Figure? ElapsedPerCallMilliseconds { get; init; }
 
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>

@@ -33,6 +33,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         if (hopPass is not null)
         {
             AttributeHops(hopPass, hopScale!);
+            AddMethodsThatNeverSuspended();
         }
         if (cpuPass is not null)
         {
@@ -313,6 +314,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
+    /// <summary>A user async method that ran but never suspended has no TPL event of its own: it gets its row all the same
+    /// (no suspending call, its elapsed time not observable), never silence.</summary>
+    private void AddMethodsThatNeverSuspended()
+    {
+        foreach (var method in catalog.AsyncMethodsThatRan().Where(m => MethodOrigins.Of(m.TypeKey, catalog.ModuleOf(m)).Origin == MethodOrigin.User))
+        {
+            Row(method);
+        }
+    }
+
     private void AttributeStackSamples(PassResult pass)
     {
         var cpu = pass.Figures.Cpu;
@@ -513,7 +524,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Time(_hops?.BlockedMilliseconds ?? 0, _hops?.BlockedSquaredMilliseconds ?? 0, _hops?.BlockingWaits ?? 0),
                 LongestBlockedMilliseconds = _hops is { BlockingWaits: > 0 } ? _hops.LongestBlockMilliseconds : null,
-                ElapsedMilliseconds = boxPerCall || _hops is null ? ElapsedTime.Total(elapsedPerCall, suspendingCalls) : null,
+                ElapsedMilliseconds = ElapsedTime.Total(elapsedPerCall, suspendingCalls),
                 ElapsedPerCallMilliseconds = elapsedPerCall,
                 CpuMilliseconds = _cpuMilliseconds,
                 WaitMilliseconds = _waitMilliseconds,
