@@ -49,6 +49,59 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>How long the <see cref="PendingCalls"/> had been pending by their stream's last timed event, summed, in
     /// milliseconds: what each is known to have lasted at least.</summary>
     public double PendingMs { get; set; }
+
+    /// <summary>The callees this method awaited one after another, by their state machine's short name.</summary>
+    public Dictionary<string, AwaitedCallee> Awaited { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>The callee <paramref name="calleeName"/>'s figures under this method.</summary>
+    public AwaitedCallee AwaitedCallee(string calleeName)
+    {
+        if (!Awaited.TryGetValue(calleeName, out var callee))
+        {
+            callee = new AwaitedCallee(calleeName);
+            Awaited.Add(calleeName, callee);
+        }
+        return callee;
+    }
+}
+
+/// <summary>
+/// Calls of one callee that a method awaited one after another, grouped in runs: a run is the calls awaited with no other
+/// suspension of the awaiting call between them (an execution of the loop that made them), and ends when that call
+/// suspends on anything else or completes. Only timed calls count.
+/// </summary>
+internal sealed class AwaitedCallee(string calleeName)
+{
+    public string CalleeName { get; } = calleeName;
+
+    /// <summary>Runs with at least one timed call.</summary>
+    public long Runs { get; private set; }
+
+    /// <summary>The timed calls in those runs.</summary>
+    public long Calls { get; private set; }
+
+    /// <summary>Per run, the Σ of its calls' elapsed milliseconds: what the awaiting call waited on them, one after another.</summary>
+    public CallDurations Sequential { get; } = new();
+
+    /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
+    /// saved, each taking as long as it did.</summary>
+    public CallDurations SavingIfTogether { get; } = new();
+
+    public void AddRun(long calls, double sequentialMs, double longestMs)
+    {
+        Runs++;
+        Calls += calls;
+        Sequential.Add(sequentialMs);
+        SavingIfTogether.Add(Math.Max(sequentialMs - longestMs, 0));
+    }
+
+    public void Add(AwaitedCallee other)
+    {
+        Runs += other.Runs;
+        Calls += other.Calls;
+        Sequential.Add(other.Sequential);
+        SavingIfTogether.Add(other.SavingIfTogether);
+    }
 }
 
 /// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need.</summary>
@@ -136,6 +189,7 @@ internal sealed class HopComputer
     private readonly Dictionary<int, int> _waitingBoxByAwaitedTask = [];
     private readonly Dictionary<int, Suspension> _boxByContinuation = [];
     private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
+    private readonly Dictionary<int, AwaitRun> _awaitRunByAwaitingBox = [];
     private readonly RecentIds _recentlyCompletedBoxes = new(4_096);
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
@@ -204,8 +258,15 @@ internal sealed class HopComputer
         if (_boxes.Remove(taskId, out var box))
         {
             // By name: a call that spans a TakeCounts belongs to the interval it ends in.
-            Method(box.Name).Elapsed.Add(Math.Max(timestampMs - box.CalledMs, 0));
+            var elapsed = Math.Max(timestampMs - box.CalledMs, 0);
+            Method(box.Name).Elapsed.Add(elapsed);
+            if (_waitingBoxByAwaitedTask.TryGetValue(taskId, out var awaiting) && _awaitRunByAwaitingBox.TryGetValue(awaiting, out var run)
+                && run.CalleeName == box.Name)
+            {
+                run.Add(elapsed);
+            }
         }
+        EndAwaitRun(taskId);
         if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
         {
             Track(_completedAwaitedBoxes, taskId, true);
@@ -243,6 +304,7 @@ internal sealed class HopComputer
             {
                 CalledWith(continueWithTaskId, awaitedTaskId, thread);
             }
+            Awaits(continueWithTaskId, awaitedTaskId);
             Track(_waitingBoxByAwaitedTask, awaitedTaskId, continueWithTaskId);
             if (_recentlyCompletedBoxes.Contains(awaitedTaskId))
             {
@@ -298,7 +360,9 @@ internal sealed class HopComputer
         thread.Pending = null;
         thread.FreshWorkItem = false;
         // Which box scheduled it is known for sure only when it resumes (the synchronous work that follows names it).
-        Track(_boxByContinuation, continuationId, thread.Suspending());
+        var suspension = thread.Suspending();
+        Track(_boxByContinuation, continuationId, suspension);
+        EndAwaitRun(suspension.GuessedBox);
     }
 
     public void OnContinuationStarted(int threadId, int continuationId, double timestampMs)
@@ -435,6 +499,10 @@ internal sealed class HopComputer
             method.Elapsed.Add(theirs.Elapsed);
             method.PendingCalls += theirs.PendingCalls;
             method.PendingMs += theirs.PendingMs;
+            foreach (var callee in theirs.Awaited.Values)
+            {
+                method.AwaitedCallee(callee.CalleeName).Add(callee);
+            }
             if (other.Windows == 0)
             {
                 method.HopSpread.Add(theirs.Hops, other.WorkItems);
@@ -524,6 +592,36 @@ internal sealed class HopComputer
             && callee.ThreadId == caller.ThreadId && callee.Run == caller.Run && callee.Run == thread.Run && callee.CalledMs < caller.CalledMs)
         {
             _boxes[box] = caller with { CalledMs = callee.CalledMs };
+        }
+    }
+
+    /// <summary>Box <paramref name="awaiting"/> suspends awaiting <paramref name="awaitedTaskId"/>: another call of the callee
+    /// it awaited last goes on its run; anything else ends the run, and a callee's box starts another.</summary>
+    private void Awaits(int awaiting, int awaitedTaskId)
+    {
+        if (!_boxes.TryGetValue(awaiting, out var caller))
+        {
+            return;
+        }
+        var callee = _boxes.TryGetValue(awaitedTaskId, out var box) ? box.Name : null;
+        if (_awaitRunByAwaitingBox.TryGetValue(awaiting, out var run) && run.CalleeName == callee)
+        {
+            return;
+        }
+        EndAwaitRun(awaiting);
+        if (callee is not null)
+        {
+            Track(_awaitRunByAwaitingBox, awaiting, new AwaitRun(caller.Name, callee));
+        }
+    }
+
+    /// <summary>The run of awaits box <paramref name="awaiting"/> was making ends: its timed calls go to the callee's figures
+    /// under the awaiting method.</summary>
+    private void EndAwaitRun(int awaiting)
+    {
+        if (_awaitRunByAwaitingBox.Remove(awaiting, out var run) && run.Calls > 0)
+        {
+            Method(run.CallerName).AwaitedCallee(run.CalleeName).AddRun(run.Calls, run.SumMs, run.LongestMs);
         }
     }
 
@@ -648,6 +746,27 @@ internal sealed class HopComputer
     /// <summary>A box being followed: its method's state machine, when its call began (<see cref="HopComputer"/> says how
     /// that is known), and the thread and run its box was created in.</summary>
     private readonly record struct Box(string Name, double CalledMs, int ThreadId, int Run);
+
+    /// <summary>The calls of one callee a box is awaiting one after another: their count, summed and longest elapsed time.</summary>
+    private sealed class AwaitRun(string callerName, string calleeName)
+    {
+        public string CallerName { get; } = callerName;
+
+        public string CalleeName { get; } = calleeName;
+
+        public long Calls { get; private set; }
+
+        public double SumMs { get; private set; }
+
+        public double LongestMs { get; private set; }
+
+        public void Add(double elapsedMs)
+        {
+            Calls++;
+            SumMs += elapsedMs;
+            LongestMs = Math.Max(LongestMs, elapsedMs);
+        }
+    }
 
     /// <summary>Where a box suspended: the box guessed to own the continuation, the box running then, the box just created.</summary>
     private sealed record Suspension(int GuessedBox, int RunningBox, int CreatedBox);

@@ -25,6 +25,10 @@ public enum TimeBasis
     /// Only 'compare' uses it, beside <see cref="CalleeElapsed"/>: a fix that runs the calls together leaves their sum as it was
     /// and shrinks this.</summary>
     LoopMethodElapsed,
+
+    /// <summary>A saving, predicted: per run of the awaited callees' calls one after another (an execution of the loop), their
+    /// elapsed time less the longest of them, which is what running them together leaves.</summary>
+    SavingIfTogether,
 }
 
 /// <summary>What a finding's time is per.</summary>
@@ -79,6 +83,14 @@ public sealed class FindingTime
 
     /// <summary>The join keys of the methods whose rows the figure was taken from.</summary>
     public IReadOnlyList<string> MethodKeys { get; init; } = [];
+
+    /// <summary>What fixing the finding is predicted to save, per the same unit, where that is not the cost itself: for an await
+    /// in a loop, running each execution's calls together (<see cref="TimeBasis.SavingIfTogether"/>). Null where the fix
+    /// removes the cost (time blocked, hops, calls): the saving is <see cref="Milliseconds"/>.</summary>
+    public FindingTime? Saving { get; init; }
+
+    /// <summary>What the ranking sorts by: the lower bound of the saving, which is the cost's where the fix removes the cost.</summary>
+    public double SavingLowerBound => Saving?.LowerBound ?? LowerBound;
 }
 
 /// <summary>A method a finding's cost is spent in, and its row when a pass measured it.</summary>
@@ -112,7 +124,7 @@ public static class FindingTimes
         return finding.CostKind switch
         {
             FindingCostKind.Blocking => Blocked(finding, own, costIn, scale),
-            FindingCostKind.Hops when costIn.Count > 0 => Elapsed(costIn, scale) ?? HopsOf(costIn, scale),
+            FindingCostKind.Hops when costIn.Count > 0 => WithSaving(Elapsed(costIn, scale) ?? HopsOf(costIn, scale), SavingIfTogether(own, costIn, scale)),
             FindingCostKind.Hops => HopsOf(own is null ? [] : [new CostRow(own.MethodKey, own)], scale),
             FindingCostKind.Allocations => CallsOf(finding, own, scale),
             _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on", scale),
@@ -169,6 +181,44 @@ public static class FindingTimes
         return Make(TimeBasis.CalleeElapsed, total, total.Samples, "calls timed", 0, scale, [.. timed.Select(c => c.Key)],
             Text($"elapsed time of the awaited calls, one after another: {parts} = {Milliseconds(total.Value)} (hop pass){Unseen(costIn)}; ")
             + "running them together would save this less the longest call of each loop run, which the trace does not tell apart");
+    }
+
+    private static FindingTime WithSaving(FindingTime cost, FindingTime saving) => new()
+    {
+        Basis = cost.Basis,
+        Milliseconds = cost.Milliseconds,
+        Per = cost.Per,
+        Events = cost.Events,
+        EventName = cost.EventName,
+        LowerBound = cost.LowerBound,
+        Explanation = cost.Explanation,
+        MethodKeys = cost.MethodKeys,
+        Saving = saving,
+    };
+
+    /// <summary>
+    /// What running a loop's awaited calls together would save: the loop's own method's runs of awaits of the callees (the hop
+    /// pass links each call to the call that awaited it), each run its calls' elapsed time less the longest. A callee whose
+    /// calls never suspended saves nothing (its synchronous runs stay one after another); without runs or such a callee,
+    /// not observable.
+    /// </summary>
+    private static FindingTime SavingIfTogether(MethodCost? own, IReadOnlyList<CostRow> costIn, TimeScale scale)
+    {
+        var awaited = own?.AwaitedCalls.Where(a => costIn.Any(c => HotFindingsRanker.SameMethod(c.Key, a.MethodKey))).ToList() ?? [];
+        if (awaited.Count == 0)
+        {
+            return own is not null && costIn.Any(c => c.Row is { SuspendingCalls.Value: 0 }) && costIn.All(c => c.Row?.SuspendingCalls is { Value: 0 } or null)
+                ? Make(TimeBasis.SavingIfTogether, new Figure { Source = FigureSource.HopPass }, 0, "loop runs", 0, scale, [own.MethodKey],
+                    "no saving: the awaited calls never suspended (hop pass), so running them together overlaps nothing")
+                : NotObservable(own is null
+                    ? "no pass saw the loop's own method, so which of the callees' calls ran in one execution of the loop is not known"
+                    : $"the hop pass saw {own.DisplayName} await none of its callees' calls one after another", scale);
+        }
+        var saving = Figure.Sum(awaited.Select(a => a.SavingIfTogetherMilliseconds))!;
+        var parts = string.Join(" + ", awaited.Select(a => Text(
+            $"{a.Runs.Value:N0} run(s) of {a.CallsPerRun:N1} call(s) of {a.DisplayName}, {Milliseconds(a.SequentialMilliseconds.Value / Math.Max(a.Runs.Value, 1))} one after another less the longest, {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.Value)} ± {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.ErrorBound)} a run")));
+        return Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds.Samples), "loop runs", 0, scale, [own!.MethodKey],
+            Text($"running each execution of the loop's calls together, as {own.DisplayName} awaited them: {parts} = {Milliseconds(saving.Value)} (hop pass)"));
     }
 
     private static FindingTime HopsOf(IReadOnlyList<CostRow> rows, TimeScale scale)

@@ -75,6 +75,24 @@ internal static class ElapsedTime
         };
     }
 
+    /// <summary>What <paramref name="runs"/> runs of some work are expected to take at <paramref name="perRun"/> each: the mean
+    /// times the runs, the bound the mean's bound times the runs and the runs' bound times the mean, in quadrature. A
+    /// prediction for the same work done again, so the mean's bound stays even where every run was timed (unlike
+    /// <see cref="Total"/>, which sums what was).</summary>
+    public static Figure Expected(Figure perRun, Figure runs)
+    {
+        ArgumentNullException.ThrowIfNull(perRun);
+        ArgumentNullException.ThrowIfNull(runs);
+        return new Figure
+        {
+            Value = runs.Value * perRun.Value,
+            ErrorBound = Math.Sqrt(Math.Pow(runs.Value * perRun.ErrorBound, 2) + Math.Pow(perRun.Value * runs.ErrorBound, 2)),
+            Samples = perRun.Samples,
+            Sampled = true,
+            Source = FigureSource.HopPass,
+        };
+    }
+
     /// <summary>Rows as one: the mean per call weighted by each row's suspending calls, the bounds of independent means
     /// weighted alike in quadrature; null when no row has a mean.</summary>
     public static Figure? PerCallOf(IEnumerable<(Figure? PerCall, Figure? Calls)> rows)

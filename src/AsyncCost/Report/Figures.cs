@@ -332,6 +332,11 @@ public sealed class MethodCost
     /// <summary>The allocated types behind <see cref="Bytes"/>, largest first.</summary>
     public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
 
+    /// <summary>The callees this method awaited one after another (hop pass), most time first: its branches of the async
+    /// call tree, with what running each run of them together would save.</summary>
+    [Description("The callees this method awaited one after another (hop pass), most time first: its branches of the async call tree, with what running each run of them together would save. Empty without a hop pass.")]
+    public IReadOnlyList<AwaitedCall> AwaitedCalls { get; init; } = [];
+
     /// <summary>Several rows as one (the lambdas of one member, the methods of one assembly): counts and bytes add, and so do
     /// the variances of independent sampled estimates (error bounds add in quadrature); per-call figures are the sums' ratios.</summary>
     public static MethodCost Combine(IReadOnlyList<MethodCost> rows, string key, string displayName)
@@ -371,8 +376,46 @@ public sealed class MethodCost
             WaitMilliseconds = Figure.Sum(rows.Select(m => m.WaitMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
             Allocations = [.. rows.SelectMany(m => m.Allocations)],
+            AwaitedCalls = [.. rows.SelectMany(m => m.AwaitedCalls)],
         };
     }
+}
+
+/// <summary>
+/// A callee a method awaited one after another, from the hop pass: the awaiting call's box named in the callee's TaskWaitBegin
+/// links each call to its caller. A run is the calls awaited with no other suspension of the caller between them (one
+/// execution of the loop that made them); only timed calls count.
+/// </summary>
+public sealed class AwaitedCall
+{
+    /// <summary>The callee's join key.</summary>
+    public required string MethodKey { get; init; }
+
+    /// <summary>The callee's name as printed.</summary>
+    public required string DisplayName { get; init; }
+
+    /// <summary>Runs (loop executions) on the hop pass's basis, like its calls: exact in a continuous pass, else scaled.</summary>
+    [Description("Runs of the callee's calls awaited one after another (each an execution of the loop that made them), on the hop pass's basis.")]
+    public required Figure Runs { get; init; }
+
+    /// <summary>The mean number of the callee's timed calls in a run.</summary>
+    [Description("The mean number of the callee's timed calls in a run.")]
+    public double CallsPerRun { get; init; }
+
+    /// <summary>Milliseconds the caller waited on those calls, one after another, over its runs: the mean per run (scaled like
+    /// elapsed time) times the runs.</summary>
+    [Description("Milliseconds the caller waited on the callee's calls one after another over the runs (their elapsed time): the mean per run times the runs.")]
+    public required Figure SequentialMilliseconds { get; init; }
+
+    /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
+    /// saved, each taking as long as it did. The mean per run with its Student-t bound from the runs' spread.</summary>
+    [Description("Per run, the calls' elapsed time less the longest of them (what running them together would save, each taking as long as it did): the mean per run, with a 95 % Student-t bound from the runs' spread.")]
+    public required Figure SavingIfTogetherPerRunMilliseconds { get; init; }
+
+    /// <summary><see cref="SavingIfTogetherPerRunMilliseconds"/> × <see cref="Runs"/>: the predicted saving over the recording,
+    /// its bound the mean's bound times the runs (what another run of the same work would save, not only this one's sum).</summary>
+    [Description("The predicted saving over the recording: the mean per run times the runs, its bound the mean's bound times the runs.")]
+    public required Figure SavingIfTogetherMilliseconds { get; init; }
 }
 
 /// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>

@@ -61,7 +61,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         var disagreements = new List<string>();
         var methods = _rows.Values.Select(row =>
         {
-            var (method, disagreement) = row.ToMethodCost(basis, hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)));
+            var (method, disagreement) = row.ToMethodCost(basis, hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)), ResolveShortName);
             if (disagreement is not null)
             {
                 disagreements.Add($"{row.DisplayName} ({disagreement})");
@@ -155,6 +155,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         WaitMilliseconds = m.WaitMilliseconds,
         ShareOfAsyncBytes = share,
         Allocations = m.Allocations,
+        AwaitedCalls = m.AwaitedCalls,
     };
 
     private List<TypeAllocation> AttributeAllocations(PassResult pass)
@@ -486,7 +487,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
         /// <param name="origin">The method's assembly and whose code it is.</param>
         /// <returns>The row, and how its passes disagreed about its calls, if they did.</returns>
-        public (MethodCost Method, string? Disagreement) ToMethodCost(RowBasis basis, HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
+        /// <param name="stateMachine">Names a callee from its state machine's short name.</param>
+        public (MethodCost Method, string? Disagreement) ToMethodCost(RowBasis basis, HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin,
+            Func<string, AsyncMethodName?> stateMachine)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
@@ -529,8 +532,33 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 CpuMilliseconds = _cpuMilliseconds,
                 WaitMilliseconds = _waitMilliseconds,
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
+                AwaitedCalls = _hops is null ? [] : AwaitedCalls(_hops, hopScale!, stateMachine),
             }, row.Disagreement);
         }
+
+        /// <summary>The callees this method awaited one after another, most time first, scaled like its own figures.</summary>
+        private static List<AwaitedCall> AwaitedCalls(MethodHops hops, HopScale hopScale, Func<string, AsyncMethodName?> stateMachine)
+            => [.. hops.Awaited.Values
+                .Where(callee => callee.Runs > 0 && stateMachine(callee.CalleeName) is not null)
+                .Select(callee =>
+                {
+                    var name = stateMachine(callee.CalleeName)!;
+                    var runs = hopScale.Count(callee.Runs, spread: null);
+                    var perRun = hopScale.PerCallTime(ElapsedTime.PerCall(callee.SavingIfTogether))!;
+                    var sequential = hopScale.PerCallTime(ElapsedTime.PerCall(callee.Sequential))!;
+                    return new AwaitedCall
+                    {
+                        MethodKey = name.MethodKey,
+                        DisplayName = name.DisplayName,
+                        Runs = runs,
+                        CallsPerRun = (double)callee.Calls / callee.Runs,
+                        SequentialMilliseconds = ElapsedTime.Expected(sequential, runs),
+                        SavingIfTogetherPerRunMilliseconds = perRun,
+                        SavingIfTogetherMilliseconds = ElapsedTime.Expected(perRun, runs),
+                    };
+                })
+                .OrderByDescending(call => call.SequentialMilliseconds.Value)];
+
 
         /// <summary>
         /// A total per sampled call, R = X / Y, X and Y estimated from the same samples. The ratio estimator's variance is
