@@ -22,6 +22,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
             new("Before"), new("After"), new("Change", ColumnAlignment.Left),
+            new("Predicted saving"), new("Measured saving"), new("In bound", ColumnAlignment.Left),
         ])
         {
             Note = Note(basis, threshold),
@@ -30,7 +31,10 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             var row = change.Before;
             table.AddRow(row.Rank.ToString(CultureInfo.InvariantCulture), row.Finding.RuleId, HotFindingsDocument.Location(row.Finding), CostIn(change),
-                Numbers.Time(row.Time.Milliseconds), AfterText(change), ChangeText(change));
+                Numbers.Time(row.Time.Milliseconds), AfterText(change), ChangeText(change),
+                change.Saving is { } saving ? Numbers.Time(saving.Predicted) : "",
+                change.Saving is { Measured: { } measured } ? Numbers.Time(measured) : change.Saving is null ? "" : Numbers.NotObservable,
+                change.Saving?.WithinPrediction switch { true => "yes", false => "no", null => "" });
         }
 
         return table;
@@ -56,6 +60,10 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ["reason"] = change.Reason,
         ["beforeExplanation"] = change.Before.Time.Explanation,
         ["afterExplanation"] = change.After.Explanation,
+        ["savingPredicted"] = change.Saving is { } saving ? Comparison.FigureJson(saving.Predicted, loadDependent: false) : null,
+        ["savingMeasured"] = Comparison.FigureJson(change.Saving?.Measured, loadDependent: false),
+        ["savingWithinPrediction"] = change.Saving?.WithinPrediction,
+        ["savingExplanation"] = change.Saving?.Explanation,
     })];
 
     /// <summary>The table's title: whose findings, and what their times are per.</summary>
@@ -95,7 +103,10 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
             + "the pass that timed it saw no call of those methods (none seen). Reduced, increased: beyond both bounds and "
             + $"{threshold}. Not observable: the second run has no figure on that basis. A loop's finding timed by its callees "
             + "(elapsed) has a second row, its loop's own method's elapsed time (loop elapsed): running the calls together leaves "
-            + "their sum as it was and shortens that. A time moves with the machine's load, which "
+            + "their sum as it was and shortens that. Predicted saving: the first run's (per execution of the loop, its calls' "
+            + "elapsed time less the longest); measured saving: what the loop's method waited on those callees (one after another "
+            + "and together) in the first run less in the second, on the finding's own path, so another fix in the method is not "
+            + "credited to it; in bound: the two 95 % intervals meet. A time moves with the machine's load, which "
             + "no bound measures: shown, never failed on."
             + (perSecond ? " Per second it is a rate (calls in flight, threads blocked): a fall is a fall per operation only "
                 + "if the second run served at least as many operations per second (the same closed-loop load)." : "")

@@ -66,9 +66,11 @@ internal sealed class MethodHops(string stateMachineName)
 }
 
 /// <summary>
-/// Calls of one callee that a method awaited one after another, grouped in runs: a run is the calls awaited with no other
-/// suspension of the awaiting call between them (an execution of the loop that made them), and ends when that call
-/// suspends on anything else or completes. Only timed calls count.
+/// Calls of one callee that a method made: a branch of the async call tree. Those it awaited one after another are grouped
+/// in runs: a run is the calls awaited with no other suspension of the awaiting call between them (an execution of the loop
+/// that made them), and ends when that call suspends on anything else or completes. Those it started in one run of its
+/// thread and did not await itself (Task.WhenAll, or a task kept for later) ran together: each such group is timed from
+/// its first call's start to its last call's end. Only timed calls count.
 /// </summary>
 internal sealed class AwaitedCallee(string calleeName)
 {
@@ -87,6 +89,22 @@ internal sealed class AwaitedCallee(string calleeName)
     /// saved, each taking as long as it did.</summary>
     public CallDurations SavingIfTogether { get; } = new();
 
+    /// <summary>Groups of calls started together with every call timed.</summary>
+    public long Groups { get; private set; }
+
+    /// <summary>The calls in those groups.</summary>
+    public long CallsTogether { get; private set; }
+
+    /// <summary>Per group, from its first call's start to its last call's end: what the caller waited on the group.</summary>
+    public CallDurations Together { get; } = new();
+
+    public void AddGroup(long calls, double spanMs)
+    {
+        Groups++;
+        CallsTogether += calls;
+        Together.Add(spanMs);
+    }
+
     public void AddRun(long calls, double sequentialMs, double longestMs)
     {
         Runs++;
@@ -101,6 +119,9 @@ internal sealed class AwaitedCallee(string calleeName)
         Calls += other.Calls;
         Sequential.Add(other.Sequential);
         SavingIfTogether.Add(other.SavingIfTogether);
+        Groups += other.Groups;
+        CallsTogether += other.CallsTogether;
+        Together.Add(other.Together);
     }
 }
 
@@ -190,6 +211,8 @@ internal sealed class HopComputer
     private readonly Dictionary<int, Suspension> _boxByContinuation = [];
     private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
     private readonly Dictionary<int, AwaitRun> _awaitRunByAwaitingBox = [];
+    private readonly Dictionary<int, StartedTogether> _groupByStartedBox = [];
+    private readonly Dictionary<(int Starter, int ThreadId, int Run, string Callee), StartedTogether> _groups = [];
     private readonly RecentIds _recentlyCompletedBoxes = new(4_096);
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
@@ -242,6 +265,7 @@ internal sealed class HopComputer
         var thread = Thread(threadId);
         var calledMs = Math.Min(thread.LastEventMs ?? timestampMs, timestampMs);
         Track(_boxes, taskId, new Box(name, calledMs, threadId, thread.Run));
+        StartedBy(thread.ResumedBox, taskId, name, threadId, thread.Run);
         Saw(thread, timestampMs);
         var method = Method(name);
         method.SuspendingCalls++;
@@ -264,6 +288,10 @@ internal sealed class HopComputer
                 && run.CalleeName == box.Name)
             {
                 run.Add(elapsed);
+            }
+            if (_groupByStartedBox.Remove(taskId, out var group) && group.Ended(box.CalledMs, timestampMs))
+            {
+                Settle(group);
             }
         }
         EndAwaitRun(taskId);
@@ -595,10 +623,42 @@ internal sealed class HopComputer
         }
     }
 
+    /// <summary>A call made while box <paramref name="starter"/> ran on this thread joins the calls of its callee that box
+    /// started in this run; it leaves them if a box awaits it directly (<see cref="Awaits"/>).</summary>
+    private void StartedBy(int starter, int box, string callee, int threadId, int run)
+    {
+        if (starter == 0 || starter == box || !_boxes.TryGetValue(starter, out var starterBox))
+        {
+            return;
+        }
+        var key = (starter, threadId, run, callee);
+        if (!_groups.TryGetValue(key, out var group))
+        {
+            group = new StartedTogether(key, starterBox.Name);
+            Track(_groups, key, group);
+        }
+        group.Started();
+        Track(_groupByStartedBox, box, group);
+    }
+
+    /// <summary>No call of the group is pending: the calls that ended without being awaited directly ran together.</summary>
+    private void Settle(StartedTogether group)
+    {
+        _groups.Remove(group.Key);
+        if (group.Calls > 0)
+        {
+            Method(group.StarterName).AwaitedCallee(group.Key.Callee).AddGroup(group.Calls, group.SpanMs);
+        }
+    }
+
     /// <summary>Box <paramref name="awaiting"/> suspends awaiting <paramref name="awaitedTaskId"/>: another call of the callee
     /// it awaited last goes on its run; anything else ends the run, and a callee's box starts another.</summary>
     private void Awaits(int awaiting, int awaitedTaskId)
     {
+        if (_groupByStartedBox.Remove(awaitedTaskId, out var group) && group.Left())
+        {
+            Settle(group);
+        }
         if (!_boxes.TryGetValue(awaiting, out var caller))
         {
             return;
@@ -648,7 +708,7 @@ internal sealed class HopComputer
         }
     }
 
-    private void Track<TValue>(Dictionary<int, TValue> table, int key, TValue value)
+    private void Track<TKey, TValue>(Dictionary<TKey, TValue> table, TKey key, TValue value) where TKey : notnull
     {
         if (table.Count >= MaxTrackedTasks)
         {
@@ -765,6 +825,36 @@ internal sealed class HopComputer
             Calls++;
             SumMs += elapsedMs;
             LongestMs = Math.Max(LongestMs, elapsedMs);
+        }
+    }
+
+    /// <summary>The calls of one callee a box started in one run of its thread, not awaited directly: they run together.</summary>
+    private sealed class StartedTogether((int Starter, int ThreadId, int Run, string Callee) key, string starterName)
+    {
+        private long _pending;
+        private double _firstStartMs = double.MaxValue, _lastEndMs;
+
+        public (int Starter, int ThreadId, int Run, string Callee) Key { get; } = key;
+
+        public string StarterName { get; } = starterName;
+
+        /// <summary>The group's calls that ended.</summary>
+        public long Calls { get; private set; }
+
+        public double SpanMs => Math.Max(_lastEndMs - _firstStartMs, 0);
+
+        public void Started() => _pending++;
+
+        /// <summary>A call was awaited directly, and leaves the group; true when none is pending.</summary>
+        public bool Left() => --_pending == 0;
+
+        /// <summary>A call ended; true when it was the group's last.</summary>
+        public bool Ended(double calledMs, double timestampMs)
+        {
+            Calls++;
+            _firstStartMs = Math.Min(_firstStartMs, calledMs);
+            _lastEndMs = Math.Max(_lastEndMs, timestampMs);
+            return --_pending == 0;
         }
     }
 

@@ -26,6 +26,10 @@ public enum TimeBasis
     /// and shrinks this.</summary>
     LoopMethodElapsed,
 
+    /// <summary>What a loop's own method waited on the finding's callees, one after another and together: the finding's own
+    /// path of the call tree, which 'compare' measures a predicted saving on.</summary>
+    WaitedOnCallees,
+
     /// <summary>A saving, predicted: per run of the awaited callees' calls one after another (an execution of the loop), their
     /// elapsed time less the longest of them, which is what running them together leaves.</summary>
     SavingIfTogether,
@@ -144,6 +148,26 @@ public static class FindingTimes
             : NotObservable("the hop pass timed no call of the loop's own method", scale);
     }
 
+    /// <summary>What <paramref name="own"/>, the method holding a per-iteration finding's loop, waited on the calls of
+    /// <paramref name="calleeKeys"/> (one after another and together), on <paramref name="measured"/>'s unit
+    /// (<see cref="TimeBasis.WaitedOnCallees"/>): the finding's own path, which a fix elsewhere in the method does not move.</summary>
+    public static FindingTime WaitedOnCallees(MethodCost? own, IReadOnlyList<string> calleeKeys, AsyncCostReport measured)
+    {
+        ArgumentNullException.ThrowIfNull(calleeKeys);
+        ArgumentNullException.ThrowIfNull(measured);
+        var scale = new TimeScale(measured);
+        var callees = own?.AwaitedCalls.Where(a => calleeKeys.Any(k => HotFindingsRanker.SameMethod(k, a.MethodKey))).ToList() ?? [];
+        if (callees.Count == 0)
+        {
+            return NotObservable(own is null ? "no pass saw the loop's own method" : $"the hop pass saw {own.DisplayName} wait on none of its callees' calls", scale);
+        }
+        var waited = Figure.Sum(callees.Select(a => a.WaitedMilliseconds))!;
+        var parts = string.Join(" + ", callees.Select(a => Text(
+            $"{a.DisplayName}: {a.Runs.Value:N0} run(s) one after another, {a.Groups.Value:N0} group(s) together, {Milliseconds(a.WaitedMilliseconds.Value)}")));
+        return Make(TimeBasis.WaitedOnCallees, waited, waited.Samples, "runs and groups", 0, scale, [own!.MethodKey],
+            Text($"what {own.DisplayName} waited on its callees' calls: {parts} (hop pass)"));
+    }
+
     // AC0007's waits (Sleep, WaitHandle, SemaphoreSlim...) are not task waits: only the cpu pass times them. AC0006's are:
     // the hop pass times each (TaskWaitBegin to End), the cpu pass samples them; without either, the blocked-on callee's
     // elapsed time is what the wait lasts at most, not what it cost, and is not used.
@@ -204,7 +228,7 @@ public static class FindingTimes
     /// </summary>
     private static FindingTime SavingIfTogether(MethodCost? own, IReadOnlyList<CostRow> costIn, TimeScale scale)
     {
-        var awaited = own?.AwaitedCalls.Where(a => costIn.Any(c => HotFindingsRanker.SameMethod(c.Key, a.MethodKey))).ToList() ?? [];
+        var awaited = own?.AwaitedCalls.Where(a => a.SavingIfTogetherMilliseconds is not null && costIn.Any(c => HotFindingsRanker.SameMethod(c.Key, a.MethodKey))).ToList() ?? [];
         if (awaited.Count == 0)
         {
             return own is not null && costIn.Any(c => c.Row is { SuspendingCalls.Value: 0 }) && costIn.All(c => c.Row?.SuspendingCalls is { Value: 0 } or null)
@@ -216,8 +240,8 @@ public static class FindingTimes
         }
         var saving = Figure.Sum(awaited.Select(a => a.SavingIfTogetherMilliseconds))!;
         var parts = string.Join(" + ", awaited.Select(a => Text(
-            $"{a.Runs.Value:N0} run(s) of {a.CallsPerRun:N1} call(s) of {a.DisplayName}, {Milliseconds(a.SequentialMilliseconds.Value / Math.Max(a.Runs.Value, 1))} one after another less the longest, {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.Value)} ± {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.ErrorBound)} a run")));
-        return Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds.Samples), "loop runs", 0, scale, [own!.MethodKey],
+            $"{a.Runs.Value:N0} run(s) of {a.CallsPerRun:N1} call(s) of {a.DisplayName}, {Milliseconds(a.SequentialMilliseconds!.Value / Math.Max(a.Runs.Value, 1))} one after another less the longest, {Milliseconds(a.SavingIfTogetherPerRunMilliseconds!.Value)} ± {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.ErrorBound)} a run")));
+        return Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds!.Samples), "loop runs", 0, scale, [own!.MethodKey],
             Text($"running each execution of the loop's calls together, as {own.DisplayName} awaited them: {parts} = {Milliseconds(saving.Value)} (hop pass)"));
     }
 

@@ -382,9 +382,11 @@ public sealed class MethodCost
 }
 
 /// <summary>
-/// A callee a method awaited one after another, from the hop pass: the awaiting call's box named in the callee's TaskWaitBegin
-/// links each call to its caller. A run is the calls awaited with no other suspension of the caller between them (one
-/// execution of the loop that made them); only timed calls count.
+/// A callee a method called, from the hop pass: a branch of the async call tree. The awaiting call's box named in the callee's
+/// TaskWaitBegin links a call it awaited directly to it; a call made while its box ran and not awaited directly by any box
+/// (Task.WhenAll, a task kept for later) was started by it. A run is the calls awaited one after another with no other
+/// suspension of the caller between them (one execution of the loop that made them); a group, the calls started in one
+/// run of the caller's thread, which ran together. Only timed calls count.
 /// </summary>
 public sealed class AwaitedCall
 {
@@ -398,24 +400,41 @@ public sealed class AwaitedCall
     [Description("Runs of the callee's calls awaited one after another (each an execution of the loop that made them), on the hop pass's basis.")]
     public required Figure Runs { get; init; }
 
+    /// <summary>Groups of the callee's calls started together, on the hop pass's basis.</summary>
+    [Description("Groups of the callee's calls started together in one run of the caller (Task.WhenAll), on the hop pass's basis.")]
+    public required Figure Groups { get; init; }
+
+    /// <summary>The mean number of the callee's timed calls in a group.</summary>
+    [Description("The mean number of the callee's timed calls in a group started together.")]
+    public double CallsPerGroup { get; init; }
+
+    /// <summary>Milliseconds from each group's first call's start to its last call's end, the mean per group times the groups:
+    /// what the caller waited on the calls it ran together.</summary>
+    [Description("Milliseconds from each group's first call's start to its last call's end (what the caller waited on the calls it ran together): the mean per group times the groups. Null without groups.")]
+    public Figure? TogetherMilliseconds { get; init; }
+
+    /// <summary>What the caller waited on the callee's calls in all: one after another, and together.</summary>
+    [Description("Milliseconds the caller waited on the callee's calls in all: sequentialMilliseconds + togetherMilliseconds.")]
+    public required Figure WaitedMilliseconds { get; init; }
+
     /// <summary>The mean number of the callee's timed calls in a run.</summary>
     [Description("The mean number of the callee's timed calls in a run.")]
     public double CallsPerRun { get; init; }
 
     /// <summary>Milliseconds the caller waited on those calls, one after another, over its runs: the mean per run (scaled like
     /// elapsed time) times the runs.</summary>
-    [Description("Milliseconds the caller waited on the callee's calls one after another over the runs (their elapsed time): the mean per run times the runs.")]
-    public required Figure SequentialMilliseconds { get; init; }
+    [Description("Milliseconds the caller waited on the callee's calls one after another over the runs (their elapsed time): the mean per run times the runs. Null without runs.")]
+    public Figure? SequentialMilliseconds { get; init; }
 
     /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
     /// saved, each taking as long as it did. The mean per run with its Student-t bound from the runs' spread.</summary>
     [Description("Per run, the calls' elapsed time less the longest of them (what running them together would save, each taking as long as it did): the mean per run, with a 95 % Student-t bound from the runs' spread.")]
-    public required Figure SavingIfTogetherPerRunMilliseconds { get; init; }
+    public Figure? SavingIfTogetherPerRunMilliseconds { get; init; }
 
     /// <summary><see cref="SavingIfTogetherPerRunMilliseconds"/> × <see cref="Runs"/>: the predicted saving over the recording,
     /// its bound the mean's bound times the runs (what another run of the same work would save, not only this one's sum).</summary>
     [Description("The predicted saving over the recording: the mean per run times the runs, its bound the mean's bound times the runs.")]
-    public required Figure SavingIfTogetherMilliseconds { get; init; }
+    public Figure? SavingIfTogetherMilliseconds { get; init; }
 }
 
 /// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>

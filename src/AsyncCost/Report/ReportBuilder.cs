@@ -536,28 +536,38 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
             }, row.Disagreement);
         }
 
-        /// <summary>The callees this method awaited one after another, most time first, scaled like its own figures.</summary>
+        /// <summary>The callees this method called, most time waited first, scaled like its own figures.</summary>
         private static List<AwaitedCall> AwaitedCalls(MethodHops hops, HopScale hopScale, Func<string, AsyncMethodName?> stateMachine)
-            => [.. hops.Awaited.Values
-                .Where(callee => callee.Runs > 0 && stateMachine(callee.CalleeName) is not null)
+        {
+            // Timed in a windowed pass's windows, a time per run lasted longer than between them (HopScale).
+            Figure? Expected(CallDurations perRun, Figure runs) => hopScale.PerCallTime(ElapsedTime.PerCall(perRun)) is { } scaled ? ElapsedTime.Expected(scaled, runs) : null;
+
+            return [.. hops.Awaited.Values
+                .Where(callee => callee.Runs + callee.Groups > 0 && stateMachine(callee.CalleeName) is not null)
                 .Select(callee =>
                 {
                     var name = stateMachine(callee.CalleeName)!;
                     var runs = hopScale.Count(callee.Runs, spread: null);
-                    var perRun = hopScale.PerCallTime(ElapsedTime.PerCall(callee.SavingIfTogether))!;
-                    var sequential = hopScale.PerCallTime(ElapsedTime.PerCall(callee.Sequential))!;
+                    var groups = hopScale.Count(callee.Groups, spread: null);
+                    var sequential = Expected(callee.Sequential, runs);
+                    var together = Expected(callee.Together, groups);
                     return new AwaitedCall
                     {
                         MethodKey = name.MethodKey,
                         DisplayName = name.DisplayName,
                         Runs = runs,
-                        CallsPerRun = (double)callee.Calls / callee.Runs,
-                        SequentialMilliseconds = ElapsedTime.Expected(sequential, runs),
-                        SavingIfTogetherPerRunMilliseconds = perRun,
-                        SavingIfTogetherMilliseconds = ElapsedTime.Expected(perRun, runs),
+                        CallsPerRun = callee.Runs > 0 ? (double)callee.Calls / callee.Runs : 0,
+                        Groups = groups,
+                        CallsPerGroup = callee.Groups > 0 ? (double)callee.CallsTogether / callee.Groups : 0,
+                        SequentialMilliseconds = sequential,
+                        TogetherMilliseconds = together,
+                        WaitedMilliseconds = Figure.Sum([sequential, together])!,
+                        SavingIfTogetherPerRunMilliseconds = hopScale.PerCallTime(ElapsedTime.PerCall(callee.SavingIfTogether)),
+                        SavingIfTogetherMilliseconds = Expected(callee.SavingIfTogether, runs),
                     };
                 })
-                .OrderByDescending(call => call.SequentialMilliseconds.Value)];
+                .OrderByDescending(call => call.WaitedMilliseconds.Value)];
+        }
 
 
         /// <summary>

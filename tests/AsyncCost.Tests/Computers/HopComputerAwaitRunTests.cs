@@ -53,26 +53,38 @@ public class HopComputerAwaitRunTests
         Assert.Equal((2, 4 + 6 + 5 + 4.0), (price.Sequential.Count, price.Sequential.SumMs));
         // Run one: 4 + 6 + 5 ms less its longest, 6; run two, one call: nothing to overlap.
         Assert.Equal((2, 4 + 5 + 0.0), (price.SavingIfTogether.Count, price.SavingIfTogether.SumMs));
+        Assert.Equal(0, price.Groups); // each call was awaited directly: none ran together
     }
 
     [Fact]
-    public void Calls_awaited_together_make_no_run()
+    public void Calls_started_together_make_no_run_and_are_timed_from_the_first_start_to_the_last_end()
     {
-        // Task.WhenAll: the loop's box awaits the combined task (no box), which the calls complete without an await event.
+        // Task.WhenAll: the resumed loop starts two calls, then awaits the combined task (no box), which they complete
+        // without an await event of their own.
         var hops = new HopComputer();
         hops.OnWorkItemDequeued(Worker, 0);
-        hops.OnOperationBegin(Worker, 1, "Async: " + Price, 0.1);
-        hops.OnWaitBegin(Worker, 91, 1, behavior: 2, timestampMs: 0.1);
-        hops.OnOperationBegin(Worker, 2, "Async: " + Price, 0.2);
-        hops.OnWaitBegin(Worker, 92, 2, behavior: 2, timestampMs: 0.2);
-        hops.OnOperationBegin(Worker, LoopBox, "Async: " + Loop, 0.3);
-        hops.OnWaitBegin(Worker, 77, LoopBox, behavior: 2, timestampMs: 0.3);
-        hops.OnOperationEnd(1, 4);
-        hops.OnOperationEnd(2, 5);
-        hops.OnWaitEnd(Worker, 77, 5);
-        hops.OnOperationEnd(LoopBox, 6);
+        hops.OnOperationBegin(Worker, LoopBox, "Async: " + Loop, 0);
+        hops.OnWaitBegin(Worker, 90, LoopBox, behavior: 2, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker, 1);
+        hops.OnWaitEnd(Worker, 90, 1); // the loop resumes
+        hops.OnOperationBegin(Worker, 1, "Async: " + Price, 1.1);
+        hops.OnWaitBegin(Worker, 91, 1, behavior: 2, timestampMs: 1.1);
+        hops.OnOperationBegin(Worker, 2, "Async: " + Price, 1.2);
+        hops.OnWaitBegin(Worker, 92, 2, behavior: 2, timestampMs: 1.2);
+        hops.OnWaitBegin(Worker, 77, LoopBox, behavior: 2, timestampMs: 1.3);
+        hops.OnWorkItemDequeued(Worker, 5);
+        hops.OnWaitEnd(Worker, 91, 5);
+        hops.OnOperationEnd(1, 5);
+        hops.OnWorkItemDequeued(Worker, 6);
+        hops.OnWaitEnd(Worker, 92, 6.5);
+        hops.OnOperationEnd(2, 6.5);
+        hops.OnWaitEnd(Worker, 77, 6.5);
+        hops.OnOperationEnd(LoopBox, 7);
 
-        Assert.Empty(Method(hops, Loop).Awaited);
+        var price = Method(hops, Loop).Awaited[Price];
+        Assert.Equal(0, price.Runs);
+        Assert.Equal((1, 2), (price.Groups, price.CallsTogether));
+        Assert.Equal(6.5 - 1, price.Together.SumMs, 9); // the first call began at the loop's resumption
     }
 
     [Fact]

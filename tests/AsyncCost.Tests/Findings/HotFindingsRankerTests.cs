@@ -62,7 +62,8 @@ public class HotFindingsRankerTests
         // longest call, saves 6 ms if run together.
         var together = new AwaitedCall
         {
-            MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Runs = Exact(1000), CallsPerRun = 4,
+            MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Runs = Exact(1000), CallsPerRun = 4, Groups = Exact(0),
+            WaitedMilliseconds = new Figure { Value = 8_000, ErrorBound = 400, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
             SequentialMilliseconds = new Figure { Value = 8_000, ErrorBound = 400, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
             SavingIfTogetherPerRunMilliseconds = new Figure { Value = 6, ErrorBound = 0.3, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
             SavingIfTogetherMilliseconds = new Figure { Value = 6_000, ErrorBound = 300, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
