@@ -22,7 +22,6 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
             new("Before"), new("After"), new("Change", ColumnAlignment.Left),
-            new("Predicted saving"), new("Measured saving"), new("In bound", ColumnAlignment.Left),
         ])
         {
             Note = Note(basis, threshold),
@@ -31,10 +30,38 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             var row = change.Before;
             table.AddRow(row.Rank.ToString(CultureInfo.InvariantCulture), row.Finding.RuleId, HotFindingsDocument.Location(row.Finding), CostIn(change),
-                Numbers.Time(row.Time.Milliseconds), AfterText(change), ChangeText(change),
-                change.Saving is { } saving ? Numbers.Time(saving.Predicted) : "",
-                change.Saving is { Measured: { } measured } ? Numbers.Time(measured) : change.Saving is null ? "" : Numbers.NotObservable,
-                change.Saving?.WithinPrediction switch { true => "yes", false => "no", null => "" });
+                Numbers.Time(row.Time.Milliseconds), AfterText(change), ChangeText(change));
+        }
+
+        return table;
+    }
+
+    /// <summary>The findings with a predicted saving: the prediction, the saving measured on each finding's own path, and
+    /// whether the two agree; null when no finding has one.</summary>
+    public TextTable? SavingsTable(ComparisonBasis basis)
+    {
+        var checks = Changes.Where(c => c.Saving is not null).ToList();
+        if (checks.Count == 0)
+        {
+            return null;
+        }
+        var table = new TextTable("The first run's predicted savings, measured " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per operation"),
+        [
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Predicted"), new("Measured"), new("In bound", ColumnAlignment.Left),
+        ])
+        {
+            Note = "Predicted: the first run's saving (for an await in a loop, per execution of the loop its calls' elapsed time less "
+                + "the longest, what running them together leaves), with its 95 % bound. Measured: on the finding's own path, what the "
+                + "loop's method waited on those callees (one after another and together) in the first run less in the second, so "
+                + "another fix in the method is not credited to it; its bound the two runs' in quadrature. In bound: the two 95 % "
+                + "intervals meet. The second run's timings move with the machine's load, as the first run's did.",
+        };
+        foreach (var change in checks)
+        {
+            var saving = change.Saving!;
+            table.AddRow(change.Before.Rank.ToString(CultureInfo.InvariantCulture), change.Before.Finding.RuleId, HotFindingsDocument.Location(change.Before.Finding),
+                Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
+                saving.WithinPrediction switch { true => "yes", false => "no", null => "-" });
         }
 
         return table;
@@ -103,10 +130,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
             + "the pass that timed it saw no call of those methods (none seen). Reduced, increased: beyond both bounds and "
             + $"{threshold}. Not observable: the second run has no figure on that basis. A loop's finding timed by its callees "
             + "(elapsed) has a second row, its loop's own method's elapsed time (loop elapsed): running the calls together leaves "
-            + "their sum as it was and shortens that. Predicted saving: the first run's (per execution of the loop, its calls' "
-            + "elapsed time less the longest); measured saving: what the loop's method waited on those callees (one after another "
-            + "and together) in the first run less in the second, on the finding's own path, so another fix in the method is not "
-            + "credited to it; in bound: the two 95 % intervals meet. A time moves with the machine's load, which "
+            + "their sum as it was and shortens that. A time moves with the machine's load, which "
             + "no bound measures: shown, never failed on."
             + (perSecond ? " Per second it is a rate (calls in flight, threads blocked): a fall is a fall per operation only "
                 + "if the second run served at least as many operations per second (the same closed-loop load)." : "")

@@ -13,7 +13,7 @@ internal static class HotFindingsDocument
         var table = new TextTable("Analyzer findings, ranked by what they cost in time",
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
-            new("Time" + per), new("Saves" + per), new("Proves"), new("Basis", ColumnAlignment.Left), new("Calls", Fit: ColumnFit.Drop),
+            new("Time" + per), new("Saves" + per), new("Proves"), new("Basis", ColumnAlignment.Left, ColumnFit.Drop), new("Calls", Fit: ColumnFit.Drop),
         ])
         {
             Note = hot.Findings.Count == 0 ? "There are none: the SARIF logs hold no AsyncCost finding." : Note(hot),
@@ -92,7 +92,7 @@ internal static class HotFindingsDocument
         : Numbers.Time(row.Time.Milliseconds);
 
     /// <summary>What the fix is predicted to save: the time itself where the fix removes it.</summary>
-    internal static string SavingText(HotFinding row) => row.Time.Saving is not { } saving ? TimeText(row)
+    internal static string SavingText(HotFinding row) => row.Time.Saving is not { } saving ? (row.Verdict == FindingVerdict.Measured ? "= time" : "-")
         : saving.Milliseconds is null ? Numbers.NotObservable : Numbers.Time(saving.Milliseconds);
 
     /// <summary>The saving's lower bound, what the ranking sorts by; * when it rests on few events.</summary>
