@@ -52,7 +52,7 @@ public enum TimeUnit
 /// What one finding costs in time, with its 95 % bound and the measured basis it rests on: the one currency findings are
 /// ranked in. <see cref="FindingTimes"/> computes it; the ranker sorts by <see cref="LowerBound"/>; renderers print it.
 /// </summary>
-public sealed class FindingTime
+public sealed record FindingTime
 {
     /// <summary>Fewer events than this and a figure "rests on few events": its bound is no longer a normal one, and it ranks by
     /// the Poisson lower bound of its count (a count below 10 is known to ±62 % or worse at 95 %).</summary>
@@ -128,7 +128,7 @@ public static class FindingTimes
         return finding.CostKind switch
         {
             FindingCostKind.Blocking => Blocked(finding, own, costIn, scale),
-            FindingCostKind.Hops when costIn.Count > 0 => WithSaving(Elapsed(costIn, scale) ?? HopsOf(costIn, scale), SavingIfTogether(own, costIn, scale)),
+            FindingCostKind.Hops when costIn.Count > 0 => (Elapsed(costIn, scale) ?? HopsOf(costIn, scale)) with { Saving = SavingIfTogether(own, costIn, scale) },
             FindingCostKind.Hops => HopsOf(own is null ? [] : [new CostRow(own.MethodKey, own)], scale),
             FindingCostKind.Allocations => CallsOf(finding, own, scale),
             _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on", scale),
@@ -204,21 +204,8 @@ public static class FindingTimes
             $"{c.Row!.DisplayName}: {c.Row.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {Milliseconds(c.Row.ElapsedPerCallMilliseconds?.Value ?? 0)}")));
         return Make(TimeBasis.CalleeElapsed, total, total.Samples, "calls timed", 0, scale, [.. timed.Select(c => c.Key)],
             Text($"elapsed time of the awaited calls, one after another: {parts} = {Milliseconds(total.Value)} (hop pass){Unseen(costIn)}; ")
-            + "running them together would save this less the longest call of each loop run, which the trace does not tell apart");
+            + "running them together saves this less the longest call of each execution of the loop (the saving)");
     }
-
-    private static FindingTime WithSaving(FindingTime cost, FindingTime saving) => new()
-    {
-        Basis = cost.Basis,
-        Milliseconds = cost.Milliseconds,
-        Per = cost.Per,
-        Events = cost.Events,
-        EventName = cost.EventName,
-        LowerBound = cost.LowerBound,
-        Explanation = cost.Explanation,
-        MethodKeys = cost.MethodKeys,
-        Saving = saving,
-    };
 
     /// <summary>
     /// What running a loop's awaited calls together would save: the loop's own method's runs of awaits of the callees (the hop
