@@ -199,7 +199,10 @@ internal sealed class WindowSpread
 /// run of its thread (TaskWaitBegin right after its TraceOperationBegin) called that callee in its first segment, and began
 /// when the callee did. On a thread with no earlier event in the stream (its start, a window's start) the first segment is
 /// not seen, and the call is timed from its first suspension. A box created before the stream started, or still pending
-/// when it ended, is not timed. State is bounded by the number of live tasks, capped at
+/// when it ended, is not timed. Each timed call is also charged to its caller's branch of the call tree
+/// (<see cref="AwaitedCallee"/>): a call awaited directly (TaskWaitBegin names the awaiting box) joins the caller's run of
+/// awaits of that callee; one started while a box ran on its thread and never awaited directly joins the calls that box
+/// started together in that run. State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
