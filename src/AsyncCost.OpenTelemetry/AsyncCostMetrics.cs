@@ -41,7 +41,7 @@ internal sealed class AsyncCostMetrics : IDisposable
         _meter.CreateObservableCounter("asynccost.method.blocking_waits", () => PerMethod(m => m.BlockingWaits), "{wait}",
             "Synchronous waits (.Result, .Wait()) on async methods' tasks, from the duty-cycled hop stream.");
         _meter.CreateObservableCounter("asynccost.method.elapsed", () => PerMethod(m => m.ElapsedMilliseconds / 1_000), "s",
-            "Time callers waited on async methods' calls that suspended, each from its first suspension to its completion, summed, from the duty-cycled hop stream: its rate over the suspensions' rate is the mean per call.");
+            "Time callers waited on async methods' calls that suspended, each from the call (its synchronous first segment included) to its completion, summed, from the duty-cycled hop stream: its rate over the suspensions' rate is the mean per call.");
     }
 
     /// <summary>The tag value of an allocation kind.</summary>

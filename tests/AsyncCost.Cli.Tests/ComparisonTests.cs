@@ -452,6 +452,9 @@ public sealed class ComparisonTests
             CostMethodKeys = ["WebShop.Stock.ReserveAsync"],
         };
         var blocking = new AnalyzerFinding("AC0006", "warning", "blocks on a task", "/repo/samples/WebShop/Checkout.cs", 20, 24, "WebShop.Checkout.CheckoutAsync", FindingCostKind.Blocking);
+        // Each checkout awaits its reservations one after another (one run a checkout): 40 ms a checkout, 30 ms of it saved
+        // if run together; the twin makes one call.
+        static Figure Timed(double value) => new() { Value = value, ErrorBound = value * 0.05, Samples = 200, Sampled = true, Source = FigureSource.HopPass };
         AsyncCostReport Shop(long reserveCalls, double reserveMs, double blockedMs, long waits) => Run(Estimate(102_400, 5_120), 1_200, 6_000) with
         {
             Methods =
@@ -460,6 +463,16 @@ public sealed class ComparisonTests
                 {
                     MethodKey = "WebShop.Checkout.CheckoutAsync", DisplayName = "WebShop.Checkout.CheckoutAsync", BlockingWaits = Figure.Exact(waits, FigureSource.HopPass),
                     BlockedMilliseconds = Figure.Exact(blockedMs, FigureSource.HopPass), LongestBlockedMilliseconds = waits > 0 ? 2 : null,
+                    AwaitedCalls =
+                    [
+                        new AwaitedCall
+                        {
+                            MethodKey = "WebShop.Stock.ReserveAsync", DisplayName = "WebShop.Stock.ReserveAsync", Runs = Figure.Exact(200, FigureSource.HopPass),
+                            CallsPerRun = reserveCalls / 200.0, Groups = Figure.Exact(0, FigureSource.HopPass), SequentialMilliseconds = Timed(reserveMs),
+                            WaitedMilliseconds = Timed(reserveMs), SavingIfTogetherPerRunMilliseconds = Timed(reserveMs * 0.75 / 200),
+                            SavingIfTogetherMilliseconds = Timed(reserveMs * 0.75),
+                        },
+                    ],
                 },
                 new MethodCost
                 {
@@ -478,11 +491,16 @@ public sealed class ComparisonTests
         Assert.Contains("The first run's findings, their time per operation", table, StringComparison.Ordinal);
         Assert.Matches(@"1\s+AC0001\s+Checkout\.cs:16\s+elapsed: WebShop\.Stock\.ReserveAsync\s+~40\.0 ms ±5\.0%\s+~10\.0 ms ±5\.0%\s+reduced 0\.25×", table);
         Assert.Matches(@"2\s+AC0006\s+Checkout\.cs:20\s+blocked: WebShop\.Checkout\.CheckoutAsync\s+10\.0 ms\s+0 ms\s+gone", table);
+        // The loop's predicted saving, 30 ms a checkout, against what the checkout waited on its reservations: 40 ms, then 10.
+        Assert.Contains("The first run's predicted savings, measured per operation", table, StringComparison.Ordinal);
+        Assert.True(System.Text.RegularExpressions.Regex.IsMatch(table, @"1\s+AC0001\s+Checkout\.cs:16\s+~30\.0 ms ±5\.0%\s+~30\.0 ms ±\d+\.\d%\s+yes"), table);
         var times = JsonNode.Parse(comparison.Json())!["findingTimes"]!.AsArray();
         Assert.Equal(["reduced", "gone"], times.Select(t => (string)t!["change"]!));
         Assert.Equal(0.25, (double)times[0]!["ratio"]!, 9);
         Assert.Equal(["WebShop.Stock.ReserveAsync"], times[0]!["costIn"]!.AsArray().Select(k => (string)k!));
         Assert.Equal(("calleeElapsed", "operation"), ((string)times[0]!["basis"]!, (string)times[0]!["per"]!));
+        Assert.Equal((30.0, true), ((double)times[0]!["savingMeasured"]!["value"]!, (bool)times[0]!["savingWithinPrediction"]!));
+        Assert.Null(times[1]!["savingPredicted"]);
         using (var page = new StringWriter())
         {
             HtmlReport.Write(comparison, page);

@@ -27,6 +27,7 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["delay"] = RunDelay,
     ["int-task-sync"] = RunIntTaskSync,
     ["sync-iterator"] = RunSyncIterator,
+    ["compute-then-yield"] = RunComputeThenYield,
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)
@@ -201,7 +202,18 @@ static async Task<long> RunDelay(int count)
     long sum = 0;
     for (var i = 0; i < count; i++)
     {
-        sum += await Scenarios.TimedDelayAsync(i);
+        sum += await Scenarios.TimedCallAsync(Scenarios.DelayOnceAsync, i);
+    }
+    return sum;
+}
+
+// count calls of ComputeThenYieldAsync one after another, each timed by its caller.
+static async Task<long> RunComputeThenYield(int count)
+{
+    long sum = 0;
+    for (var i = 0; i < count; i++)
+    {
+        sum += await Scenarios.TimedCallAsync(Scenarios.ComputeThenYieldAsync, i);
     }
     return sum;
 }

@@ -135,7 +135,7 @@ internal static class Scenarios
 
     private static long s_callTicks, s_longestCallTicks;
 
-    /// <summary>Time callers waited on <see cref="DelayOnceAsync"/> since the last <see cref="ResetCallClock"/>, as they timed it, in seconds.</summary>
+    /// <summary>Time callers waited on the calls <see cref="TimedCallAsync"/> made since the last <see cref="ResetCallClock"/>, as they timed it, in seconds.</summary>
     public static double CallSeconds => (double)Interlocked.Read(ref s_callTicks) / System.Diagnostics.Stopwatch.Frequency;
 
     /// <summary>The longest of those calls, in seconds.</summary>
@@ -147,11 +147,11 @@ internal static class Scenarios
         Interlocked.Exchange(ref s_longestCallTicks, 0);
     }
 
-    /// <summary>Calls <see cref="DelayOnceAsync"/> and adds the time it waited on it, from before the call to after the await.</summary>
-    public static async Task<int> TimedDelayAsync(int value)
+    /// <summary>Calls <paramref name="call"/> and adds the time it waited on it, from before the call to after the await.</summary>
+    public static async Task<int> TimedCallAsync(Func<int, Task<int>> call, int value)
     {
         var started = System.Diagnostics.Stopwatch.GetTimestamp();
-        var result = await DelayOnceAsync(value);
+        var result = await call(value);
         var ticks = System.Diagnostics.Stopwatch.GetTimestamp() - started;
         Interlocked.Add(ref s_callTicks, ticks);
         var longest = Interlocked.Read(ref s_longestCallTicks);
@@ -202,6 +202,32 @@ internal static class Scenarios
     /// <summary>A plain synchronous method that allocates: an iterator of its own, a System.Linq one over it, and its array.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int SumOfEvens(int count) => Evens(count).Select(i => i + 1).ToArray().Sum();
+
+    /// <summary>What <see cref="ComputeAsync"/> computes before it returns, in milliseconds.</summary>
+    public const double ComputeMilliseconds = 5;
+
+    /// <summary>Computes first (<see cref="ComputeAsync"/>), then suspends once on Task.Yield: its box is created only after
+    /// the computing, at its first suspension, and its caller waits for both.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> ComputeThenYieldAsync(int value)
+    {
+        var computed = await ComputeAsync(value);
+        await Task.Yield();
+        return computed;
+    }
+
+    /// <summary>Spins <see cref="ComputeMilliseconds"/> by the clock and completes without ever suspending: no box, no TPL event.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static async Task<int> ComputeAsync(int value)
+    {
+        var until = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(ComputeMilliseconds * System.Diagnostics.Stopwatch.Frequency / 1_000);
+        while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+        {
+            value = unchecked((value * 31) + 7);
+        }
+        await Task.CompletedTask;
+        return value;
+    }
 }
 
 /// <summary>Holds the two hand-off sources of the async ping-pong.</summary>

@@ -474,8 +474,16 @@ internal sealed class Comparison
             table.AddRow(figure.Name, Numbers.Figure(figure.Before, figure.Format), Numbers.Figure(figure.After, figure.Format), RatioCell(figure));
         }
 
-        return new TextDocument("AsyncCost comparison", [$"{Headings.Before}: {BeforeName}", $"{Headings.After}: {AfterName}"],
-            FindingTimes is null ? [table] : [table, FindingTimes.Table(Basis, ThresholdText)]) { Conclusion = Summary() };
+        List<TextTable> tables = [table];
+        if (FindingTimes is not null)
+        {
+            tables.Add(FindingTimes.Table(Basis, ThresholdText));
+            if (FindingTimes.SavingsTable(Basis) is { } savings)
+            {
+                tables.Add(savings);
+            }
+        }
+        return new TextDocument("AsyncCost comparison", [$"{Headings.Before}: {BeforeName}", $"{Headings.After}: {AfterName}"], tables) { Conclusion = Summary() };
     }
 
     /// <summary>The comparison for scripts and spreadsheets (csv): plain invariant numbers, empty for a missing figure.</summary>

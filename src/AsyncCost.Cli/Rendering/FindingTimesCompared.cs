@@ -36,6 +36,37 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         return table;
     }
 
+    /// <summary>The findings with a predicted saving: the prediction, the saving measured on each finding's own path, and
+    /// whether the two agree; null when no finding has one.</summary>
+    public TextTable? SavingsTable(ComparisonBasis basis)
+    {
+        var checks = Changes.Where(c => c.Saving is not null).ToList();
+        if (checks.Count == 0)
+        {
+            return null;
+        }
+        var table = new TextTable("The first run's predicted savings, measured " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per operation"),
+        [
+            new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Predicted"), new("Measured"), new("In bound", ColumnAlignment.Left),
+        ])
+        {
+            Note = "Predicted: the first run's saving (for an await in a loop, per execution of the loop its calls' elapsed time less "
+                + "the longest, what running them together leaves), with its 95 % bound. Measured: on the finding's own path, what the "
+                + "loop's method waited on those callees (one after another and together) in the first run less in the second, so "
+                + "another fix in the method is not credited to it; its bound the two runs' in quadrature. In bound: the two 95 % "
+                + "intervals meet. The second run's timings move with the machine's load, as the first run's did.",
+        };
+        foreach (var change in checks)
+        {
+            var saving = change.Saving!;
+            table.AddRow(change.Before.Rank.ToString(CultureInfo.InvariantCulture), change.Before.Finding.RuleId, HotFindingsDocument.Location(change.Before.Finding),
+                Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
+                saving.WithinPrediction switch { true => "yes", false => "no", null => "-" });
+        }
+
+        return table;
+    }
+
     /// <summary>The findings for json: each with both figures, the change and why.</summary>
     public JsonArray Json() => [.. Changes.Select(change => (JsonNode)new JsonObject
     {
@@ -56,6 +87,10 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ["reason"] = change.Reason,
         ["beforeExplanation"] = change.Before.Time.Explanation,
         ["afterExplanation"] = change.After.Explanation,
+        ["savingPredicted"] = change.Saving is { } saving ? Comparison.FigureJson(saving.Predicted, loadDependent: false) : null,
+        ["savingMeasured"] = Comparison.FigureJson(change.Saving?.Measured, loadDependent: false),
+        ["savingWithinPrediction"] = change.Saving?.WithinPrediction,
+        ["savingExplanation"] = change.Saving?.Explanation,
     })];
 
     /// <summary>The table's title: whose findings, and what their times are per.</summary>

@@ -13,7 +13,7 @@ internal static class HotFindingsDocument
         var table = new TextTable("Analyzer findings, ranked by what they cost in time",
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
-            new("Time" + per), new("Proves"), new("Basis", ColumnAlignment.Left), new("Calls", Fit: ColumnFit.Drop),
+            new("Time" + per), new("Saves" + per), new("Proves"), new("Basis", ColumnAlignment.Left, ColumnFit.Drop), new("Calls", Fit: ColumnFit.Drop),
         ])
         {
             Note = hot.Findings.Count == 0 ? "There are none: the SARIF logs hold no AsyncCost finding." : Note(hot),
@@ -27,7 +27,8 @@ internal static class HotFindingsDocument
                 Location(row.Finding),
                 CostIn(row, hot.Measured),
                 TimeText(row),
-                time.Milliseconds is null ? "" : Numbers.Time(time.LowerBound) + (time.FewEvents ? "*" : ""),
+                SavingText(row),
+                ProvesText(row),
                 BasisName(time.Basis),
                 row.Method is null ? "-" : Numbers.Calls(row.Method.Calls));
         }
@@ -39,7 +40,8 @@ internal static class HotFindingsDocument
     public static TextTable Raw(HotFindingsReport hot)
     {
         string[] headers = ["rank", "ruleId", "file", "line", "column", "methodKey", "costIn", "cost", "exercised", "verdict", "basis", "per", "milliseconds",
-            "millisecondsErrorBound", "lowerBoundMilliseconds", "events", "fewEvents", "calls", "message", "verdictReason", "explanation"];
+            "millisecondsErrorBound", "lowerBoundMilliseconds", "events", "fewEvents", "calls", "message", "verdictReason", "explanation",
+            "savingMilliseconds", "savingErrorBound", "savingLowerBoundMilliseconds", "savingExplanation"];
         var table = new TextTable("Hot findings", [.. headers.Select(h => new TextColumn(h))]);
         foreach (var row in hot.Findings)
         {
@@ -66,7 +68,11 @@ internal static class HotFindingsDocument
                 Numbers.Raw(row.Method?.Calls?.Value),
                 finding.Message,
                 row.VerdictReason ?? "",
-                time.Explanation);
+                time.Explanation,
+                Numbers.Raw((time.Saving ?? time).Milliseconds?.Value),
+                Numbers.Raw((time.Saving ?? time).Milliseconds?.ErrorBound),
+                Numbers.Raw((time.Saving ?? time).Milliseconds is null ? null : time.SavingLowerBound),
+                time.Saving?.Explanation ?? "the saving is the time");
         }
 
         return table;
@@ -84,6 +90,17 @@ internal static class HotFindingsDocument
     /// <summary>The time cell: the figure with its bound, or why there is none.</summary>
     internal static string TimeText(HotFinding row) => row.Verdict != FindingVerdict.Measured ? VerdictName(row.Verdict).Replace('-', ' ')
         : Numbers.Time(row.Time.Milliseconds);
+
+    /// <summary>What the fix is predicted to save: the time itself where the fix removes it.</summary>
+    internal static string SavingText(HotFinding row) => row.Time.Saving is not { } saving ? (row.Verdict == FindingVerdict.Measured ? "= time" : "-")
+        : saving.Milliseconds is null ? Numbers.NotObservable : Numbers.Time(saving.Milliseconds);
+
+    /// <summary>The saving's lower bound, what the ranking sorts by; * when it rests on few events.</summary>
+    internal static string ProvesText(HotFinding row)
+    {
+        var ranked = row.Time.Saving ?? row.Time;
+        return ranked.Milliseconds is null ? "" : Numbers.Time(ranked.LowerBound) + (ranked.FewEvents ? "*" : "");
+    }
 
     /// <summary>Where the cost is spent: the first method the time was taken from ("+1" for each more), else the finding's own.</summary>
     internal static string CostIn(HotFinding row, Report.AsyncCostReport measured)
@@ -114,7 +131,9 @@ internal static class HotFindingsDocument
             })
             + ", ~ an estimate with its 95 % bound. Basis: blocked = time its waits held threads; elapsed = the awaited callees' elapsed "
             + "time (Cost in names them); hops = hops x a hop's benchmarked cost; calls = calls x what the fix saves per call, benchmarked. "
-            + "Ranked by Proves, the lower end of what the figure can prove; * rests on fewer than "
+            + "Saves: what the fix is predicted to save; for an await in a loop, per execution of the loop its calls' elapsed time "
+            + "less the longest (what running them together leaves), else the time itself. "
+            + "Ranked by Proves, the lower end of what the saving can prove; * rests on fewer than "
             + FindingTime.MinimumEvents.ToString(CultureInfo.InvariantCulture)
             + " events and ranks by their Poisson lower bound (a wait's time leaves its longest wait out). Not observable: no measured figure "
             + "supports a time (json's time.explanation says why); not exercised: the method never ran. Benchmarked costs: " + BenchmarkedCosts.Machine + ".";
@@ -127,6 +146,7 @@ internal static class HotFindingsDocument
         TimeBasis.Hops => "hops",
         TimeBasis.Calls => "calls",
         TimeBasis.LoopMethodElapsed => "loop elapsed",
+        TimeBasis.SavingIfTogether => "saving if together",
         _ => "-",
     };
 

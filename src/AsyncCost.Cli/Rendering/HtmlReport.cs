@@ -143,8 +143,8 @@ internal static class HtmlReport
         html.Append("<div class=\"scroll\"><table class=\"sortable findings\"><thead><tr>")
             .Append(HtmlPage.Header("#", numeric: true, sortColumn: 0)).Append(HtmlPage.Header("Rule", numeric: false, sortColumn: 1))
             .Append(HtmlPage.Header("Where", numeric: false, sortColumn: 2)).Append(HtmlPage.Header("Cost in", numeric: false, sortColumn: 3))
-            .Append(HtmlPage.Header("Time" + per, numeric: true, sortColumn: 4)).Append(HtmlPage.Header("Proves", numeric: true, sortColumn: 5))
-            .Append(HtmlPage.Header("Basis", numeric: false, sortColumn: 6)).Append(HtmlPage.Header("Finding", numeric: false)).Append("</tr></thead><tbody>");
+            .Append(HtmlPage.Header("Time" + per, numeric: true, sortColumn: 4)).Append(HtmlPage.Header("Saves" + per, numeric: true, sortColumn: 5))
+            .Append(HtmlPage.Header("Proves", numeric: true, sortColumn: 6)).Append(HtmlPage.Header("Basis", numeric: false, sortColumn: 7)).Append(HtmlPage.Header("Finding", numeric: false)).Append("</tr></thead><tbody>");
         foreach (var row in hot.Findings)
         {
             var finding = row.Finding;
@@ -156,18 +156,21 @@ internal static class HtmlReport
                 ? $"<a href=\"#{MethodAnchor(costKey)}\">{HtmlPage.DottedName(name)}</a>"
                 : HtmlPage.DottedName(name)) + (costKeys.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" +{costKeys.Count - 1}") : "");
             var timeCell = TimeCell(time.Milliseconds, timeScale, time.Explanation, HotFindingsDocument.TimeText(row));
-            var proves = time.Milliseconds is null ? "<td class=\"num\" data-v=\"-1\"></td>"
-                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{time.LowerBound:R}\">{HtmlPage.Encode(Numbers.Time(time.LowerBound))}")
-                    + (time.FewEvents ? string.Create(CultureInfo.InvariantCulture, $" <span class=\"tag\">{time.Events:N0} {HtmlPage.Encode(time.EventName)}</span>") : "") + "</td>";
+            var ranked = time.Saving ?? time;
+            var savingCell = TimeCell(ranked.Milliseconds, timeScale, ranked.Explanation, HotFindingsDocument.SavingText(row));
+            var proves = ranked.Milliseconds is null ? "<td class=\"num\" data-v=\"-1\"></td>"
+                : string.Create(CultureInfo.InvariantCulture, $"<td class=\"num\" data-v=\"{ranked.LowerBound:R}\">{HtmlPage.Encode(Numbers.Time(ranked.LowerBound))}")
+                    + (ranked.FewEvents ? string.Create(CultureInfo.InvariantCulture, $" <span class=\"tag\">{ranked.Events:N0} {HtmlPage.Encode(ranked.EventName)}</span>") : "") + "</td>";
             html.Append(CultureInfo.InvariantCulture, $"<tr><td class=\"num\" data-v=\"{row.Rank}\">{row.Rank}</td><td>{HtmlPage.Encode(finding.RuleId)}</td>")
                 .Append(CultureInfo.InvariantCulture, $"<td title=\"{HtmlPage.Encode(finding.FilePath ?? "")}\">{HtmlPage.DottedName(HotFindingsDocument.Location(finding))}</td>")
-                .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td>").Append(timeCell).Append(proves)
+                .Append(CultureInfo.InvariantCulture, $"<td class=\"method\">{method}</td>").Append(timeCell).Append(savingCell).Append(proves)
                 .Append(CultureInfo.InvariantCulture, $"<td>{HtmlPage.Encode(HotFindingsDocument.BasisName(time.Basis))}</td>")
                 .Append("<td>").Append(HtmlPage.Encode(finding.Message))
                 .Append("<div class=\"note\">").Append(HtmlPage.Encode(row.VerdictReason ?? time.Explanation)).Append("</div></td></tr>");
         }
-        html.Append("</tbody></table></div><p class=\"note\">Time: what the finding costs, with its 95 % bound (the whisker); ranked by Proves, the lower end "
-            + "of what the figure can prove (a tag marks one resting on fewer than 10 events, ranked by their Poisson lower bound). Under each finding, the "
+        html.Append("</tbody></table></div><p class=\"note\">Time: what the finding costs, with its 95 % bound (the whisker); Saves: what its fix is "
+            + "predicted to save (for an await in a loop, per execution of the loop its calls' elapsed time less the longest; else the time itself); "
+            + "ranked by Proves, the lower end of what the saving can prove (a tag marks one resting on fewer than 10 events, ranked by their Poisson lower bound). Under each finding, the "
             + "basis its time rests on; Cost in links to the row of the method the cost is spent in. Benchmarked costs: ")
             .Append(HtmlPage.Encode(BenchmarkedCosts.Machine)).Append(".</p></section>\n");
         return html.ToString();
@@ -192,7 +195,7 @@ internal static class HtmlReport
             new("Bytes/call", m => m.BytesPerCall, v => Numbers.PerCall(v), "bytes per call (allocation pass)"),
             new("Hops/call", m => m.HopsPerCall, v => Numbers.PerCall(v), "hops per suspending call (hop pass)"),
             new("Elapsed/call", m => m.ElapsedPerCallMilliseconds, Numbers.MillisecondsPerCall,
-                "mean time a caller waited on a call that suspended, first suspension to completion (hop pass)"),
+                "mean time a caller waited on a call that suspended, from the call (its synchronous first segment included) to its completion (hop pass)"),
         ];
         var columns = all.Where(c => rows.Any(r => c.Value(r) is not null)).ToList();
         var scales = columns.Select(c => HtmlPage.Scale(rows.Select(c.Value))).ToList();

@@ -197,8 +197,9 @@ internal static class ReportDocument
                 + "Calls x bytes/call = total bytes within the bounds: on one launched run, calls are counted exactly by the hop pass "
                 + "where it saw every call; attached, they are estimated from the allocation pass, the time the bytes were sampled in. "
                 + "Bytes and objects come from the allocation pass (TPL events off), hops per suspending call from the hop pass. "
-                + "Elapsed/call: the mean time a caller waited on a call that suspended, from its first suspension to its completion "
-                + "(hop pass; ~ and the bound of the calls' spread). Calls "
+                + "Elapsed/call: the mean time a caller waited on a call that suspended, from the call (its synchronous first segment "
+                + "included, timed from the thread's previous TPL event) to its completion (hop pass; ~ and the bound of the calls' spread); "
+                + "a method that ran but never suspended reads not observable. Calls "
                 + "that complete synchronously without allocating a box or task are invisible to EventPipe: a row that has only such calls says not observable, never 0."
                 + (!allMethods && report.Methods.Any(m => m.Origin == MethodOrigin.Framework)
                     ? " [Assembly: n methods]: the framework's or a library's methods in that assembly, summed (--all-methods lists them)."
@@ -209,7 +210,7 @@ internal static class ReportDocument
             table.AddRow(
                 method.DisplayName,
                 Numbers.Calls(method.Calls),
-                Numbers.MillisecondsPerCall(method.ElapsedPerCallMilliseconds),
+                method.ElapsedPerCallMilliseconds is null && method.SuspendingCalls is { Value: 0 } ? Numbers.NotObservable : Numbers.MillisecondsPerCall(method.ElapsedPerCallMilliseconds),
                 Numbers.PerCall(method.BytesPerCall),
                 Numbers.PerCall(method.ObjectsPerCall),
                 Numbers.PerCall(method.HopsPerCall),

@@ -10,6 +10,9 @@ internal sealed class MethodCatalog
 {
     private const string TaskOfT = "System.Threading.Tasks.Task`1[";
 
+    /// <summary>Where Task, Task&lt;T&gt;, ValueTask and ValueTask&lt;T&gt; live.</summary>
+    private const string TasksNamespace = "System.Threading.Tasks.";
+
     /// <summary>How an async iterator's state machine names its explicit IAsyncEnumerator&lt;T&gt;.MoveNextAsync.</summary>
     private const string AsyncIteratorMoveNext = ">.MoveNextAsync";
 
@@ -22,6 +25,7 @@ internal sealed class MethodCatalog
     private readonly Dictionary<long, string> _modulePathById = [];
     private readonly Dictionary<string, long> _moduleIdByTypeKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _compiledMethodKeys = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _taskReturningMethodKeys = new(StringComparer.Ordinal);
     private readonly List<AsyncMethodName> _membersByOrdinal = [];
     private readonly HashSet<string> _frameworkModulePaths = new(StringComparer.Ordinal);
     private AsyncMethodTable? _fromAssemblies;
@@ -74,7 +78,13 @@ internal sealed class MethodCatalog
             // async state machine ("<GetItems>d__3") but not one.
             _synchronousIterators.Add(type.Name);
         }
-        if (MethodSignatureText.ReturnType(signature) is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
+        var returned = MethodSignatureText.ReturnType(signature);
+        if (returned is not null && returned.StartsWith(TasksNamespace, StringComparison.Ordinal)
+            && AsyncMethodName.Parse(type.Name + "+<" + methodName + ">d__0") is { Kind: GeneratedTypeKind.StateMachine } kickoff)
+        {
+            _taskReturningMethodKeys.Add(kickoff.MethodKey);
+        }
+        if (returned is { } returnType && returnType.StartsWith(TaskOfT, StringComparison.Ordinal))
         {
             _taskReturningMethods.Add((type.Name, methodName, returnType));
             _tableComplete = false;
@@ -128,6 +138,14 @@ internal sealed class MethodCatalog
     /// path of the module holding each, when the module events tell.</summary>
     public IEnumerable<(string Key, string TypeKey, string? ModulePath)> CompiledMethods() =>
         _compiledMethodKeys.Select(m => (m.Key, m.Key[..m.Key.LastIndexOf('.')], _modulePathById.GetValueOrDefault(m.Value)));
+
+    /// <summary>The async methods the trace's method events say ran: a state machine known, and the method's own code compiled
+    /// returning a task (a synchronous iterator's state machine is named alike and returns none). A method that never
+    /// suspended is among them, though no TPL event names it.</summary>
+    public IEnumerable<AsyncMethodName> AsyncMethodsThatRan() =>
+        AllStateMachines().Select(AsyncMethodName.Parse).OfType<AsyncMethodName>()
+            .Where(m => m.Kind == GeneratedTypeKind.StateMachine && _taskReturningMethodKeys.Contains(m.MethodKey))
+            .DistinctBy(m => m.DisplayName, StringComparer.Ordinal);
 
     /// <summary>Members known with their ordinal from the names of methods on closures and of local functions
     /// ("Ns.T+&lt;&gt;c__DisplayClass5_0" :: "&lt;GetAsync&gt;g__Local|0", "Ns.T" :: "&lt;GetAsync&gt;g__Local|5_0").</summary>

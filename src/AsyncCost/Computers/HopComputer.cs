@@ -38,7 +38,8 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>How <see cref="SuspendingCalls"/> varied over the windows (streams) added.</summary>
     public WindowSpread CallSpread { get; } = new();
 
-    /// <summary>The calls timed from their box's creation (first suspension) to its completion, both seen in one stream.</summary>
+    /// <summary>The calls timed from when they were called (their synchronous first segment included) to their box's
+    /// completion, both seen in one stream.</summary>
     public CallDurations Elapsed { get; } = new();
 
     /// <summary>Calls whose box was created in a stream that ended before they completed (pending at a window's or the
@@ -48,6 +49,80 @@ internal sealed class MethodHops(string stateMachineName)
     /// <summary>How long the <see cref="PendingCalls"/> had been pending by their stream's last timed event, summed, in
     /// milliseconds: what each is known to have lasted at least.</summary>
     public double PendingMs { get; set; }
+
+    /// <summary>The callees this method awaited one after another, by their state machine's short name.</summary>
+    public Dictionary<string, AwaitedCallee> Awaited { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>The callee <paramref name="calleeName"/>'s figures under this method.</summary>
+    public AwaitedCallee AwaitedCallee(string calleeName)
+    {
+        if (!Awaited.TryGetValue(calleeName, out var callee))
+        {
+            callee = new AwaitedCallee(calleeName);
+            Awaited.Add(calleeName, callee);
+        }
+        return callee;
+    }
+}
+
+/// <summary>
+/// Calls of one callee that a method made: a branch of the async call tree. Those it awaited one after another are grouped
+/// in runs: a run is the calls awaited with no other suspension of the awaiting call between them (an execution of the loop
+/// that made them), and ends when that call suspends on anything else or completes. Those it started in one run of its
+/// thread and did not await itself (Task.WhenAll, or a task kept for later) ran together: each such group is timed from
+/// its first call's start to its last call's end. Only timed calls count.
+/// </summary>
+internal sealed class AwaitedCallee(string calleeName)
+{
+    public string CalleeName { get; } = calleeName;
+
+    /// <summary>Runs with at least one timed call.</summary>
+    public long Runs { get; private set; }
+
+    /// <summary>The timed calls in those runs.</summary>
+    public long Calls { get; private set; }
+
+    /// <summary>Per run, the Σ of its calls' elapsed milliseconds: what the awaiting call waited on them, one after another.</summary>
+    public CallDurations Sequential { get; } = new();
+
+    /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
+    /// saved, each taking as long as it did.</summary>
+    public CallDurations SavingIfTogether { get; } = new();
+
+    /// <summary>Groups of calls started together with every call timed.</summary>
+    public long Groups { get; private set; }
+
+    /// <summary>The calls in those groups.</summary>
+    public long CallsTogether { get; private set; }
+
+    /// <summary>Per group, from its first call's start to its last call's end: what the caller waited on the group.</summary>
+    public CallDurations Together { get; } = new();
+
+    public void AddGroup(long calls, double spanMs)
+    {
+        Groups++;
+        CallsTogether += calls;
+        Together.Add(spanMs);
+    }
+
+    public void AddRun(long calls, double sequentialMs, double longestMs)
+    {
+        Runs++;
+        Calls += calls;
+        Sequential.Add(sequentialMs);
+        SavingIfTogether.Add(Math.Max(sequentialMs - longestMs, 0));
+    }
+
+    public void Add(AwaitedCallee other)
+    {
+        Runs += other.Runs;
+        Calls += other.Calls;
+        Sequential.Add(other.Sequential);
+        SavingIfTogether.Add(other.SavingIfTogether);
+        Groups += other.Groups;
+        CallsTogether += other.CallsTogether;
+        Together.Add(other.Together);
+    }
 }
 
 /// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need.</summary>
@@ -117,9 +192,17 @@ internal sealed class WindowSpread
 /// first segment (before its first suspension, when it has no box yet) is charged to the resumed caller it runs under, and
 /// one in code outside any resumed method is unattributed. A continuation registered after the async method it awaited had
 /// completed runs from the pool, but only because it lost a race (which tracing widens): it is counted apart, not as a hop.
-/// A call is timed from its box's creation (TraceOperationBegin, at its first suspension) to the box's completion
-/// (TraceOperationEnd): the time its caller waited, less the call's synchronous first segment; a box created before the
-/// stream started, or still pending when it ended, is not timed. State is bounded by the number of live tasks, capped at
+/// A call is timed from when it was called to its box's completion (TraceOperationEnd): the time its caller waited. No event
+/// marks a call's start; its box is created (TraceOperationBegin) at its first suspension, after its synchronous first
+/// segment, which began after the previous TPL or thread-pool event on that thread: the call is timed from that event (the
+/// caller's own code since it is counted with the call). A call that awaits a callee created just before it in the same
+/// run of its thread (TaskWaitBegin right after its TraceOperationBegin) called that callee in its first segment, and began
+/// when the callee did. On a thread with no earlier event in the stream (its start, a window's start) the first segment is
+/// not seen, and the call is timed from its first suspension. A box created before the stream started, or still pending
+/// when it ended, is not timed. Each timed call is also charged to its caller's branch of the call tree
+/// (<see cref="AwaitedCallee"/>): a call awaited directly (TaskWaitBegin names the awaiting box) joins the caller's run of
+/// awaits of that callee; one started while a box ran on its thread and never awaited directly joins the calls that box
+/// started together in that run. State is bounded by the number of live tasks, capped at
 /// <see cref="MaxTrackedTasks"/>.
 /// </summary>
 internal sealed class HopComputer
@@ -130,6 +213,9 @@ internal sealed class HopComputer
     private readonly Dictionary<int, int> _waitingBoxByAwaitedTask = [];
     private readonly Dictionary<int, Suspension> _boxByContinuation = [];
     private readonly Dictionary<int, bool> _completedAwaitedBoxes = [];
+    private readonly Dictionary<int, AwaitRun> _awaitRunByAwaitingBox = [];
+    private readonly Dictionary<int, StartedTogether> _groupByStartedBox = [];
+    private readonly Dictionary<(int Starter, int ThreadId, int Run, string Callee), StartedTogether> _groups = [];
     private readonly RecentIds _recentlyCompletedBoxes = new(4_096);
     private readonly Dictionary<int, ThreadState> _threads = [];
     private readonly Dictionary<string, MethodHops> _methods = new(StringComparer.Ordinal);
@@ -179,12 +265,14 @@ internal sealed class HopComputer
         var name = operationName.StartsWith(KnownEvents.AsyncOperationPrefix, StringComparison.Ordinal)
             ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
             : operationName;
-        Track(_boxes, taskId, new Box(name, timestampMs));
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
+        var thread = Thread(threadId);
+        var calledMs = Math.Min(thread.LastEventMs ?? timestampMs, timestampMs);
+        Track(_boxes, taskId, new Box(name, calledMs, threadId, thread.Run));
+        StartedBy(thread.ResumedBox, taskId, name, threadId, thread.Run);
+        Saw(thread, timestampMs);
         var method = Method(name);
         method.SuspendingCalls++;
         method.Boxes++;
-        var thread = Thread(threadId);
         thread.Pending = null;
         thread.CurrentBox = taskId;
         thread.CreatedBox = taskId;
@@ -197,8 +285,19 @@ internal sealed class HopComputer
         if (_boxes.Remove(taskId, out var box))
         {
             // By name: a call that spans a TakeCounts belongs to the interval it ends in.
-            Method(box.Name).Elapsed.Add(Math.Max(timestampMs - box.BeganMs, 0));
+            var elapsed = Math.Max(timestampMs - box.CalledMs, 0);
+            Method(box.Name).Elapsed.Add(elapsed);
+            if (_waitingBoxByAwaitedTask.TryGetValue(taskId, out var awaiting) && _awaitRunByAwaitingBox.TryGetValue(awaiting, out var run)
+                && run.CalleeName == box.Name)
+            {
+                run.Add(elapsed);
+            }
+            if (_groupByStartedBox.Remove(taskId, out var group) && group.Ended(box.CalledMs, timestampMs))
+            {
+                Settle(group);
+            }
         }
+        EndAwaitRun(taskId);
         if (_waitingBoxByAwaitedTask.ContainsKey(taskId))
         {
             Track(_completedAwaitedBoxes, taskId, true);
@@ -211,8 +310,8 @@ internal sealed class HopComputer
 
     public void OnWaitBegin(int threadId, int awaitedTaskId, int continueWithTaskId, int behavior, double timestampMs)
     {
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         thread.FreshWorkItem = false;
         if (behavior == KnownEvents.SynchronousWaitBehavior)
@@ -230,7 +329,13 @@ internal sealed class HopComputer
         }
         else if (continueWithTaskId != 0)
         {
-            CountCallStart(continueWithTaskId, thread.Suspending());
+            var suspension = thread.Suspending();
+            CountCallStart(continueWithTaskId, suspension);
+            if (suspension.CreatedBox == continueWithTaskId)
+            {
+                CalledWith(continueWithTaskId, awaitedTaskId, thread);
+            }
+            Awaits(continueWithTaskId, awaitedTaskId);
             Track(_waitingBoxByAwaitedTask, awaitedTaskId, continueWithTaskId);
             if (_recentlyCompletedBoxes.Contains(awaitedTaskId))
             {
@@ -241,8 +346,8 @@ internal sealed class HopComputer
 
     public void OnWaitEnd(int threadId, int awaitedTaskId, double timestampMs)
     {
-        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (thread.Blocked is { } wait && wait.AwaitedTaskId == awaitedTaskId)
         {
@@ -279,18 +384,22 @@ internal sealed class HopComputer
         }
     }
 
-    public void OnContinuationScheduled(int threadId, int continuationId)
+    public void OnContinuationScheduled(int threadId, int continuationId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         thread.FreshWorkItem = false;
         // Which box scheduled it is known for sure only when it resumes (the synchronous work that follows names it).
-        Track(_boxByContinuation, continuationId, thread.Suspending());
+        var suspension = thread.Suspending();
+        Track(_boxByContinuation, continuationId, suspension);
+        EndAwaitRun(suspension.GuessedBox);
     }
 
-    public void OnContinuationStarted(int threadId, int continuationId)
+    public void OnContinuationStarted(int threadId, int continuationId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (_boxByContinuation.Remove(continuationId, out var suspension))
         {
@@ -310,10 +419,11 @@ internal sealed class HopComputer
 
     /// <summary>TraceSynchronousWorkBegin: a box's MoveNext (work = Execution) or a task's completion running its continuations
     /// starts on this thread.</summary>
-    public void OnSynchronousWorkBegin(int threadId, int taskId, int work)
+    public void OnSynchronousWorkBegin(int threadId, int taskId, int work, double timestampMs)
     {
         SawSynchronousWork = true;
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         var pending = thread.Pending;
         thread.Pending = null;
         var isBox = work == KnownEvents.ExecutionWork && _boxes.ContainsKey(taskId);
@@ -348,12 +458,14 @@ internal sealed class HopComputer
         thread.FreshWorkItem = false;
         thread.CurrentBox = taskId;
         thread.ResumedBox = taskId;
+        thread.Run++;
     }
 
     /// <summary>TraceSynchronousWorkEnd: the innermost synchronous work on this thread ended; the box around it runs again.</summary>
-    public void OnSynchronousWorkEnd(int threadId)
+    public void OnSynchronousWorkEnd(int threadId, double timestampMs)
     {
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
         thread.Pending = null;
         if (thread.Running.Count > 0)
         {
@@ -364,7 +476,7 @@ internal sealed class HopComputer
         thread.ResumedBox = running;
     }
 
-    public void OnWorkItemDequeued(int threadId)
+    public void OnWorkItemDequeued(int threadId, double timestampMs)
     {
         if (!_heardThreadPool)
         {
@@ -380,6 +492,8 @@ internal sealed class HopComputer
         }
         _counts.WorkItems++;
         var thread = Thread(threadId);
+        Saw(thread, timestampMs);
+        thread.Run++;
         thread.FreshWorkItem = true;
         thread.Pending = null;
         thread.CurrentBox = 0;
@@ -401,7 +515,7 @@ internal sealed class HopComputer
         {
             var pending = Method(box.Name);
             pending.PendingCalls++;
-            pending.PendingMs += Math.Max(other._lastTimestampMs - box.BeganMs, 0);
+            pending.PendingMs += Math.Max(other._lastTimestampMs - box.CalledMs, 0);
         }
         foreach (var theirs in other._methods.Values)
         {
@@ -416,6 +530,10 @@ internal sealed class HopComputer
             method.Elapsed.Add(theirs.Elapsed);
             method.PendingCalls += theirs.PendingCalls;
             method.PendingMs += theirs.PendingMs;
+            foreach (var callee in theirs.Awaited.Values)
+            {
+                method.AwaitedCallee(callee.CalleeName).Add(callee);
+            }
             if (other.Windows == 0)
             {
                 method.HopSpread.Add(theirs.Hops, other.WorkItems);
@@ -477,6 +595,7 @@ internal sealed class HopComputer
 
     private void Resumed(ThreadState thread, int box, Suspension? suspension)
     {
+        thread.Run++;
         thread.CurrentBox = box;
         thread.ResumedBox = box;
         var hop = thread.FreshWorkItem;
@@ -486,6 +605,86 @@ internal sealed class HopComputer
         {
             _counts.Hops++;
             Charge(box, +1);
+        }
+    }
+
+    /// <summary>An event on this thread at <paramref name="timestampMs"/>: a call made on it from now on began after it.</summary>
+    private void Saw(ThreadState thread, double timestampMs)
+    {
+        thread.LastEventMs = timestampMs;
+        _lastTimestampMs = Math.Max(_lastTimestampMs, timestampMs);
+    }
+
+    /// <summary>The box just created first awaits <paramref name="awaitedTaskId"/>: a callee's box created before it on the same
+    /// thread in the same run was called in its first segment, so the call began no later than the callee did.</summary>
+    private void CalledWith(int box, int awaitedTaskId, ThreadState thread)
+    {
+        if (_boxes.TryGetValue(box, out var caller) && _boxes.TryGetValue(awaitedTaskId, out var callee)
+            && callee.ThreadId == caller.ThreadId && callee.Run == caller.Run && callee.Run == thread.Run && callee.CalledMs < caller.CalledMs)
+        {
+            _boxes[box] = caller with { CalledMs = callee.CalledMs };
+        }
+    }
+
+    /// <summary>A call made while box <paramref name="starter"/> ran on this thread joins the calls of its callee that box
+    /// started in this run; it leaves them if a box awaits it directly (<see cref="Awaits"/>).</summary>
+    private void StartedBy(int starter, int box, string callee, int threadId, int run)
+    {
+        if (starter == 0 || starter == box || !_boxes.TryGetValue(starter, out var starterBox))
+        {
+            return;
+        }
+        var key = (starter, threadId, run, callee);
+        if (!_groups.TryGetValue(key, out var group))
+        {
+            group = new StartedTogether(key, starterBox.Name);
+            Track(_groups, key, group);
+        }
+        group.Started();
+        Track(_groupByStartedBox, box, group);
+    }
+
+    /// <summary>No call of the group is pending: the calls that ended without being awaited directly ran together.</summary>
+    private void Settle(StartedTogether group)
+    {
+        _groups.Remove(group.Key);
+        if (group.Calls > 0)
+        {
+            Method(group.StarterName).AwaitedCallee(group.Key.Callee).AddGroup(group.Calls, group.SpanMs);
+        }
+    }
+
+    /// <summary>Box <paramref name="awaiting"/> suspends awaiting <paramref name="awaitedTaskId"/>: another call of the callee
+    /// it awaited last goes on its run; anything else ends the run, and a callee's box starts another.</summary>
+    private void Awaits(int awaiting, int awaitedTaskId)
+    {
+        if (_groupByStartedBox.Remove(awaitedTaskId, out var group) && group.Left())
+        {
+            Settle(group);
+        }
+        if (!_boxes.TryGetValue(awaiting, out var caller))
+        {
+            return;
+        }
+        var callee = _boxes.TryGetValue(awaitedTaskId, out var box) ? box.Name : null;
+        if (_awaitRunByAwaitingBox.TryGetValue(awaiting, out var run) && run.CalleeName == callee)
+        {
+            return;
+        }
+        EndAwaitRun(awaiting);
+        if (callee is not null)
+        {
+            Track(_awaitRunByAwaitingBox, awaiting, new AwaitRun(caller.Name, callee));
+        }
+    }
+
+    /// <summary>The run of awaits box <paramref name="awaiting"/> was making ends: its timed calls go to the callee's figures
+    /// under the awaiting method.</summary>
+    private void EndAwaitRun(int awaiting)
+    {
+        if (_awaitRunByAwaitingBox.Remove(awaiting, out var run) && run.Calls > 0)
+        {
+            Method(run.CallerName).AwaitedCallee(run.CalleeName).AddRun(run.Calls, run.SumMs, run.LongestMs);
         }
     }
 
@@ -512,7 +711,7 @@ internal sealed class HopComputer
         }
     }
 
-    private void Track<TValue>(Dictionary<int, TValue> table, int key, TValue value)
+    private void Track<TKey, TValue>(Dictionary<TKey, TValue> table, TKey key, TValue value) where TKey : notnull
     {
         if (table.Count >= MaxTrackedTasks)
         {
@@ -568,6 +767,13 @@ internal sealed class HopComputer
 
     private sealed class ThreadState
     {
+        /// <summary>When this thread's latest event was written; null before its first in the stream.</summary>
+        public double? LastEventMs { get; set; }
+
+        /// <summary>Counts the runs of code on this thread (work items, resumptions): a box created in the current run was
+        /// created by the code running now.</summary>
+        public int Run { get; set; }
+
         /// <summary>The box that last suspended (was created) or resumed on this thread: the one a scheduled continuation belongs to.</summary>
         public int CurrentBox { get; set; }
 
@@ -600,8 +806,60 @@ internal sealed class HopComputer
         public BlockingWait? Blocked { get; set; }
     }
 
-    /// <summary>A box being followed: its method's state machine, and when it was created (its call's first suspension).</summary>
-    private readonly record struct Box(string Name, double BeganMs);
+    /// <summary>A box being followed: its method's state machine, when its call began (<see cref="HopComputer"/> says how
+    /// that is known), and the thread and run its box was created in.</summary>
+    private readonly record struct Box(string Name, double CalledMs, int ThreadId, int Run);
+
+    /// <summary>The calls of one callee a box is awaiting one after another: their count, summed and longest elapsed time.</summary>
+    private sealed class AwaitRun(string callerName, string calleeName)
+    {
+        public string CallerName { get; } = callerName;
+
+        public string CalleeName { get; } = calleeName;
+
+        public long Calls { get; private set; }
+
+        public double SumMs { get; private set; }
+
+        public double LongestMs { get; private set; }
+
+        public void Add(double elapsedMs)
+        {
+            Calls++;
+            SumMs += elapsedMs;
+            LongestMs = Math.Max(LongestMs, elapsedMs);
+        }
+    }
+
+    /// <summary>The calls of one callee a box started in one run of its thread, not awaited directly: they run together.</summary>
+    private sealed class StartedTogether((int Starter, int ThreadId, int Run, string Callee) key, string starterName)
+    {
+        private long _pending;
+        private double _firstStartMs = double.MaxValue, _lastEndMs;
+
+        public (int Starter, int ThreadId, int Run, string Callee) Key { get; } = key;
+
+        public string StarterName { get; } = starterName;
+
+        /// <summary>The group's calls that ended.</summary>
+        public long Calls { get; private set; }
+
+        public double SpanMs => Math.Max(_lastEndMs - _firstStartMs, 0);
+
+        public void Started() => _pending++;
+
+        /// <summary>A call was awaited directly, and leaves the group; true when none is pending.</summary>
+        public bool Left() => --_pending == 0;
+
+        /// <summary>A call ended; true when it was the group's last.</summary>
+        public bool Ended(double calledMs, double timestampMs)
+        {
+            Calls++;
+            _firstStartMs = Math.Min(_firstStartMs, calledMs);
+            _lastEndMs = Math.Max(_lastEndMs, timestampMs);
+            return --_pending == 0;
+        }
+    }
 
     /// <summary>Where a box suspended: the box guessed to own the continuation, the box running then, the box just created.</summary>
     private sealed record Suspension(int GuessedBox, int RunningBox, int CreatedBox);

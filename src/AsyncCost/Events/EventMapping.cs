@@ -59,16 +59,16 @@ internal static class EventMapping
                 hops.OnWaitEnd(thread, Int(e, "TaskID"), e.TimestampMs);
                 break;
             case KnownEvents.AwaitTaskContinuationScheduledId:
-                hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"));
+                hops.OnContinuationScheduled(thread, Int(e, "ContinueWithTaskId"), e.TimestampMs);
                 break;
             case KnownEvents.TaskWaitContinuationStartedId:
-                hops.OnContinuationStarted(thread, Int(e, "TaskID"));
+                hops.OnContinuationStarted(thread, Int(e, "TaskID"), e.TimestampMs);
                 break;
             case KnownEvents.TraceSynchronousWorkBeginId:
-                hops.OnSynchronousWorkBegin(thread, Int(e, "TaskID"), Int(e, "Work"));
+                hops.OnSynchronousWorkBegin(thread, Int(e, "TaskID"), Int(e, "Work"), e.TimestampMs);
                 break;
             case KnownEvents.TraceSynchronousWorkEndId:
-                hops.OnSynchronousWorkEnd(thread);
+                hops.OnSynchronousWorkEnd(thread, e.TimestampMs);
                 break;
             default:
                 break;
@@ -76,11 +76,11 @@ internal static class EventMapping
     }
 
     /// <summary>Feeds a FrameworkEventSource event (thread-pool work items) to the hop computer.</summary>
-    public static void OnFrameworkEvent(int id, int threadId, HopComputer hops)
+    public static void OnFrameworkEvent<TFields>(int id, TFields e, HopComputer hops) where TFields : IEventFields
     {
         if (id == KnownEvents.ThreadPoolDequeueWorkId)
         {
-            hops.OnWorkItemDequeued(threadId);
+            hops.OnWorkItemDequeued(e.ThreadId, e.TimestampMs);
         }
     }
 

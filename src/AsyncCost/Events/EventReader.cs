@@ -165,7 +165,7 @@ internal sealed class EventReader
                 break;
             case KnownEvents.FrameworkProvider:
                 ThreadIds.Add(e.ThreadID);
-                EventMapping.OnFrameworkEvent(id, e.ThreadID, Hops);
+                EventMapping.OnFrameworkEvent(id, new TraceEventFields(e), Hops);
                 break;
             case KnownEvents.EventPipeProvider when e.PayloadIndex(nameof(CommandLine)) >= 0:
                 CommandLine ??= e.PayloadByName(nameof(CommandLine)) as string;

@@ -25,6 +25,14 @@ public enum TimeBasis
     /// Only 'compare' uses it, beside <see cref="CalleeElapsed"/>: a fix that runs the calls together leaves their sum as it was
     /// and shrinks this.</summary>
     LoopMethodElapsed,
+
+    /// <summary>What a loop's own method waited on the finding's callees, one after another and together: the finding's own
+    /// path of the call tree, which 'compare' measures a predicted saving on.</summary>
+    WaitedOnCallees,
+
+    /// <summary>A saving, predicted: per run of the awaited callees' calls one after another (an execution of the loop), their
+    /// elapsed time less the longest of them, which is what running them together leaves.</summary>
+    SavingIfTogether,
 }
 
 /// <summary>What a finding's time is per.</summary>
@@ -44,7 +52,7 @@ public enum TimeUnit
 /// What one finding costs in time, with its 95 % bound and the measured basis it rests on: the one currency findings are
 /// ranked in. <see cref="FindingTimes"/> computes it; the ranker sorts by <see cref="LowerBound"/>; renderers print it.
 /// </summary>
-public sealed class FindingTime
+public sealed record FindingTime
 {
     /// <summary>Fewer events than this and a figure "rests on few events": its bound is no longer a normal one, and it ranks by
     /// the Poisson lower bound of its count (a count below 10 is known to ±62 % or worse at 95 %).</summary>
@@ -79,6 +87,14 @@ public sealed class FindingTime
 
     /// <summary>The join keys of the methods whose rows the figure was taken from.</summary>
     public IReadOnlyList<string> MethodKeys { get; init; } = [];
+
+    /// <summary>What fixing the finding is predicted to save, per the same unit, where that is not the cost itself: for an await
+    /// in a loop, running each execution's calls together (<see cref="TimeBasis.SavingIfTogether"/>). Null where the fix
+    /// removes the cost (time blocked, hops, calls): the saving is <see cref="Milliseconds"/>.</summary>
+    public FindingTime? Saving { get; init; }
+
+    /// <summary>What the ranking sorts by: the lower bound of the saving, which is the cost's where the fix removes the cost.</summary>
+    public double SavingLowerBound => Saving?.LowerBound ?? LowerBound;
 }
 
 /// <summary>A method a finding's cost is spent in, and its row when a pass measured it.</summary>
@@ -112,7 +128,7 @@ public static class FindingTimes
         return finding.CostKind switch
         {
             FindingCostKind.Blocking => Blocked(finding, own, costIn, scale),
-            FindingCostKind.Hops when costIn.Count > 0 => Elapsed(costIn, scale) ?? HopsOf(costIn, scale),
+            FindingCostKind.Hops when costIn.Count > 0 => (Elapsed(costIn, scale) ?? HopsOf(costIn, scale)) with { Saving = SavingIfTogether(own, costIn, scale) },
             FindingCostKind.Hops => HopsOf(own is null ? [] : [new CostRow(own.MethodKey, own)], scale),
             FindingCostKind.Allocations => CallsOf(finding, own, scale),
             _ => NotObservable("the rule names no kind of cost (an older analyzer), so nothing says which figure its time rests on", scale),
@@ -130,6 +146,26 @@ public static class FindingTimes
                 Text($"elapsed time of the loop's own method, {own.DisplayName}: {own.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {Milliseconds(own.ElapsedPerCallMilliseconds?.Value ?? 0)} = {Milliseconds(elapsed.Value)} (hop pass); ")
                 + "what the loop costs its callers, which running its iterations together shrinks")
             : NotObservable("the hop pass timed no call of the loop's own method", scale);
+    }
+
+    /// <summary>What <paramref name="own"/>, the method holding a per-iteration finding's loop, waited on the calls of
+    /// <paramref name="calleeKeys"/> (one after another and together), on <paramref name="measured"/>'s unit
+    /// (<see cref="TimeBasis.WaitedOnCallees"/>): the finding's own path, which a fix elsewhere in the method does not move.</summary>
+    public static FindingTime WaitedOnCallees(MethodCost? own, IReadOnlyList<string> calleeKeys, AsyncCostReport measured)
+    {
+        ArgumentNullException.ThrowIfNull(calleeKeys);
+        ArgumentNullException.ThrowIfNull(measured);
+        var scale = new TimeScale(measured);
+        var callees = own?.AwaitedCalls.Where(a => calleeKeys.Any(k => HotFindingsRanker.SameMethod(k, a.MethodKey))).ToList() ?? [];
+        if (callees.Count == 0)
+        {
+            return NotObservable(own is null ? "no pass saw the loop's own method" : $"the hop pass saw {own.DisplayName} wait on none of its callees' calls", scale);
+        }
+        var waited = Figure.Sum(callees.Select(a => a.WaitedMilliseconds))!;
+        var parts = string.Join(" + ", callees.Select(a => Text(
+            $"{a.DisplayName}: {a.Runs.Value:N0} run(s) one after another, {a.Groups.Value:N0} group(s) together, {Milliseconds(a.WaitedMilliseconds.Value)}")));
+        return Make(TimeBasis.WaitedOnCallees, waited, waited.Samples, "runs and groups", 0, scale, [own!.MethodKey],
+            Text($"what {own.DisplayName} waited on its callees' calls: {parts} (hop pass)"));
     }
 
     // AC0007's waits (Sleep, WaitHandle, SemaphoreSlim...) are not task waits: only the cpu pass times them. AC0006's are:
@@ -168,7 +204,32 @@ public static class FindingTimes
             $"{c.Row!.DisplayName}: {c.Row.SuspendingCalls?.Value ?? 0:N0} suspending call(s) × {Milliseconds(c.Row.ElapsedPerCallMilliseconds?.Value ?? 0)}")));
         return Make(TimeBasis.CalleeElapsed, total, total.Samples, "calls timed", 0, scale, [.. timed.Select(c => c.Key)],
             Text($"elapsed time of the awaited calls, one after another: {parts} = {Milliseconds(total.Value)} (hop pass){Unseen(costIn)}; ")
-            + "running them together would save this less the longest call of each loop run, which the trace does not tell apart");
+            + "running them together saves this less the longest call of each execution of the loop (the saving)");
+    }
+
+    /// <summary>
+    /// What running a loop's awaited calls together would save: the loop's own method's runs of awaits of the callees (the hop
+    /// pass links each call to the call that awaited it), each run its calls' elapsed time less the longest. A callee whose
+    /// calls never suspended saves nothing (its synchronous runs stay one after another); without runs or such a callee,
+    /// not observable.
+    /// </summary>
+    private static FindingTime SavingIfTogether(MethodCost? own, IReadOnlyList<CostRow> costIn, TimeScale scale)
+    {
+        var awaited = own?.AwaitedCalls.Where(a => a.SavingIfTogetherMilliseconds is not null && costIn.Any(c => HotFindingsRanker.SameMethod(c.Key, a.MethodKey))).ToList() ?? [];
+        if (awaited.Count == 0)
+        {
+            return own is not null && costIn.Any(c => c.Row is { SuspendingCalls.Value: 0 }) && costIn.All(c => c.Row?.SuspendingCalls is { Value: 0 } or null)
+                ? Make(TimeBasis.SavingIfTogether, new Figure { Source = FigureSource.HopPass }, 0, "loop runs", 0, scale, [own.MethodKey],
+                    "no saving: the awaited calls never suspended (hop pass), so running them together overlaps nothing")
+                : NotObservable(own is null
+                    ? "no pass saw the loop's own method, so which of the callees' calls ran in one execution of the loop is not known"
+                    : $"the hop pass saw {own.DisplayName} await none of its callees' calls one after another", scale);
+        }
+        var saving = Figure.Sum(awaited.Select(a => a.SavingIfTogetherMilliseconds))!;
+        var parts = string.Join(" + ", awaited.Select(a => Text(
+            $"{a.Runs.Value:N0} run(s) of {a.CallsPerRun:N1} call(s) of {a.DisplayName}, {Milliseconds(a.SequentialMilliseconds!.Value / Math.Max(a.Runs.Value, 1))} one after another less the longest, {Milliseconds(a.SavingIfTogetherPerRunMilliseconds!.Value)} ± {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.ErrorBound)} a run")));
+        return Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds!.Samples), "loop runs", 0, scale, [own!.MethodKey],
+            Text($"running each execution of the loop's calls together, as {own.DisplayName} awaited them: {parts} = {Milliseconds(saving.Value)} (hop pass)"));
     }
 
     private static FindingTime HopsOf(IReadOnlyList<CostRow> rows, TimeScale scale)

@@ -23,6 +23,26 @@ public enum TimeChange
     NotObservable,
 }
 
+/// <summary>
+/// A finding's predicted saving against the saving the second run measured on the finding's own path: what the loop's method
+/// waited on the finding's callees before, less after (<see cref="FindingTimes.WaitedOnCallees"/>), so that another fix in
+/// the same method is not credited to it.
+/// </summary>
+public sealed class SavingCheck
+{
+    /// <summary>The first run's prediction, per the findings' unit, with its 95 % bound.</summary>
+    public required Figure Predicted { get; init; }
+
+    /// <summary>The saving measured on the finding's path, the two runs' bounds in quadrature; null when either run has no figure.</summary>
+    public Figure? Measured { get; init; }
+
+    /// <summary>True when the measured saving's 95 % interval meets the prediction's; null when not measured.</summary>
+    public bool? WithinPrediction { get; init; }
+
+    /// <summary>How the measurement was taken, or why it was not.</summary>
+    public required string Explanation { get; init; }
+}
+
 /// <summary>One ranked finding of a first run and its time basis measured again in a second run, by <see cref="FindingTimes"/>.</summary>
 public sealed class FindingTimeChange
 {
@@ -34,6 +54,10 @@ public sealed class FindingTimeChange
 
     /// <summary>What became of the time.</summary>
     public TimeChange Change { get; init; }
+
+    /// <summary>For a finding with a predicted saving (the first of its rows): that prediction against the saving measured on
+    /// the finding's own path; null otherwise.</summary>
+    public SavingCheck? Saving { get; init; }
 
     /// <summary>Why, in one sentence.</summary>
     public required string Reason { get; init; }
@@ -72,7 +96,46 @@ public static class FindingTimeChanges
             .ToDictionary(f => f.Finding, (IEqualityComparer<AnalyzerFinding>)ReferenceEqualityComparer.Instance);
         return [.. HotFindingsRanker.Rank(findings, before).Findings
             .Where(f => f.Time.Milliseconds is not null)
-            .SelectMany(f => WithLoopMethod(f, again[f.Finding], before, after).Select(pair => Judge(pair.Before, pair.After, after, threshold)))];
+            .SelectMany(f => WithLoopMethod(f, again[f.Finding], before, after)
+                .Select((pair, index) => Judge(pair.Before, pair.After, after, threshold, index == 0 ? CheckSaving(f, again[f.Finding], before, after) : null)))];
+    }
+
+    /// <summary>The finding's predicted saving against what its own path (the loop's method waiting on its callees) lost from
+    /// the first run to the second; null for a finding without a predicted saving.</summary>
+    private static SavingCheck? CheckSaving(HotFinding before, HotFinding after, AsyncCostReport beforeRun, AsyncCostReport afterRun)
+    {
+        if (before.Time.Saving is not { Basis: TimeBasis.SavingIfTogether, Milliseconds: { } predicted })
+        {
+            return null;
+        }
+        var keys = before.Finding.CostMethodKeys;
+        var was = FindingTimes.WaitedOnCallees(before.Method, keys, beforeRun);
+        var now = FindingTimes.WaitedOnCallees(after.Method, keys, afterRun);
+        if (was.Milliseconds is not { } waited || now.Milliseconds is not { } waits || was.Per != now.Per)
+        {
+            return new SavingCheck
+            {
+                Predicted = predicted,
+                Explanation = "Not measured: " + (was.Milliseconds is null ? was.Explanation : now.Milliseconds is null ? now.Explanation : "the two runs' times are per different units."),
+            };
+        }
+        var measured = new Figure
+        {
+            Value = waited.Value - waits.Value,
+            ErrorBound = Math.Sqrt((waited.ErrorBound * waited.ErrorBound) + (waits.ErrorBound * waits.ErrorBound)),
+            Samples = Math.Min(waited.Samples, waits.Samples),
+            Sampled = true,
+            Source = FigureSource.HopPass,
+        };
+        var within = Math.Abs(measured.Value - predicted.Value) <= measured.ErrorBound + predicted.ErrorBound;
+        return new SavingCheck
+        {
+            Predicted = predicted,
+            Measured = measured,
+            WithinPrediction = within,
+            Explanation = Text($"What the loop's method waited on {string.Join(", ", keys)}: {FindingTimes.Milliseconds(waited.Value)} before, {FindingTimes.Milliseconds(waits.Value)} after; saved {FindingTimes.Milliseconds(measured.Value)} ± {FindingTimes.Milliseconds(measured.ErrorBound)}, ")
+                + (within ? "within" : "outside") + Text($" the predicted {FindingTimes.Milliseconds(predicted.Value)} ± {FindingTimes.Milliseconds(predicted.ErrorBound)}."),
+        };
     }
 
     /// <summary>
@@ -89,10 +152,10 @@ public static class FindingTimeChanges
         }
     }
 
-    private static FindingTimeChange Judge(HotFinding before, FindingTime after, AsyncCostReport afterRun, double threshold)
+    private static FindingTimeChange Judge(HotFinding before, FindingTime after, AsyncCostReport afterRun, double threshold, SavingCheck? saving)
     {
         var was = before.Time.Milliseconds!;
-        FindingTimeChange Change(TimeChange change, string reason) => new() { Before = before, After = after, Change = change, Reason = reason };
+        FindingTimeChange Change(TimeChange change, string reason) => new() { Before = before, After = after, Change = change, Reason = reason, Saving = saving };
         if (after.Milliseconds is not { } now)
         {
             return Unseen(before.Time, afterRun) is { } unseen

@@ -65,7 +65,7 @@ public sealed class HotFindingsReport
 /// Joins SARIF findings to a measured report by method key and ranks them by time. A finding is credited with the rows of the
 /// methods its cost is spent in (the analyzer's AsyncCostCostIn: an await-in-loop's callees, a blocking wait's task), else with
 /// its own method's; it never guesses a method from names. Only sorts: each finding's time comes from <see cref="FindingTimes"/>,
-/// ranked by what it can prove (its lower bound). A member, each of its async local functions and each of its async lambdas
+/// ranked by what its fix can be proved to save (the saving's lower bound: the cost's, where the fix removes the cost). A member, each of its async local functions and each of its async lambdas
 /// have keys of their own; a key ending in ".lambda" (ordinal unknown to the analyzer) joins all of that member's lambdas.
 /// </summary>
 public static class HotFindingsRanker
@@ -85,7 +85,7 @@ public static class HotFindingsRanker
         var joined = findings
             .Select(finding => Join(finding, byKey, measured))
             .OrderBy(j => j.Verdict)
-            .ThenByDescending(j => j.Time.LowerBound)
+            .ThenByDescending(j => j.Time.SavingLowerBound)
             .ThenByDescending(j => j.Time.Milliseconds?.Value ?? -1)
             .ThenBy(j => j.Finding.FilePath, StringComparer.Ordinal)
             .ThenBy(j => j.Finding.Line)

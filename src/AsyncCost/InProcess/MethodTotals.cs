@@ -32,7 +32,7 @@ public sealed class MethodTotals
     /// <summary>Estimated synchronous waits on the method's task (from the hop stream).</summary>
     public double BlockingWaits { get; set; }
 
-    /// <summary>Estimated milliseconds callers waited on the method's calls that suspended, first suspension to completion
+    /// <summary>Estimated milliseconds callers waited on the method's calls that suspended, call to completion
     /// (from the hop stream; see <see cref="MethodCost.ElapsedMilliseconds"/>).</summary>
     public double ElapsedMilliseconds { get; set; }
 

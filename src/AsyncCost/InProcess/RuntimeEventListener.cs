@@ -178,7 +178,7 @@ internal sealed class RuntimeEventListener : EventListener
                         EventMapping.OnTplEvent(eventData.EventId, fields, _openWindow);
                         break;
                     case KnownEvents.FrameworkProvider when _openWindow is not null:
-                        EventMapping.OnFrameworkEvent(eventData.EventId, fields.ThreadId, _openWindow);
+                        EventMapping.OnFrameworkEvent(eventData.EventId, fields, _openWindow);
                         break;
                     default:
                         break;

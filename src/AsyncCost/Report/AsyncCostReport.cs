@@ -13,8 +13,10 @@ public sealed record AsyncCostReport
     /// are figures with their bounds, and every figure says its kind (exact or estimate).
     /// 3: a row's calls, bytes and objects describe one basis (<see cref="RowBasis"/>): when the passes recorded different
     /// slices of time, calls are the allocation samples' estimate, never the hop pass's count from its own slice; on one run,
-    /// the hop pass's exact count with bytes and objects as their per-call ratios times it.</summary>
-    public const int CurrentSchemaVersion = 3;
+    /// the hop pass's exact count with bytes and objects as their per-call ratios times it.
+    /// 4: elapsed time holds each call's synchronous first segment (from the call, no longer from its first suspension), and
+    /// a method that never suspended has no elapsed time (null, not observable), no longer 0.</summary>
+    public const int CurrentSchemaVersion = 4;
 
     /// <summary>Schema version of this report (see <see cref="CurrentSchemaVersion"/>).</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;

@@ -3,7 +3,7 @@ using AsyncCost.Computers;
 namespace AsyncCost.Report;
 
 /// <summary>
-/// A method's elapsed-time figures from its timed calls (the hop pass's box creation → completion pairs): the mean per
+/// A method's elapsed-time figures from its timed calls (the hop pass's call → box completion pairs): the mean per
 /// suspending call with a Student-t interval from the calls' own spread, and the total its callers waited, that mean times
 /// the hop pass's suspending calls (exact, or scaled from windows like hops).
 /// </summary>
@@ -24,7 +24,7 @@ internal static class ElapsedTime
     /// each of them at what it is known to have lasted (<paramref name="pendingMs"/>): where that is above the timed calls'
     /// mean, the difference is added to the bound. Null when no call was timed.
     /// </summary>
-    /// <param name="timed">The calls timed from first suspension to completion.</param>
+    /// <param name="timed">The calls timed from their start to their completion.</param>
     /// <param name="pendingCalls">Calls seen to suspend but not to complete.</param>
     /// <param name="pendingMs">How long those had been pending when their stream ended, summed.</param>
     public static Figure? PerCall(CallDurations timed, long pendingCalls = 0, double pendingMs = 0)
@@ -51,17 +51,14 @@ internal static class ElapsedTime
     /// The time callers waited on all the method's suspending calls: <paramref name="calls"/> × the mean per timed call. The
     /// timed calls' own sum is exact; the untimed ones (pending at an edge, or between windows) are estimated at the mean, so
     /// the bound is theirs times the mean's bound and the calls' bound times the mean, in quadrature: exact when every call
-    /// was timed. Zero when nothing suspended; null when calls suspended but none was timed.
+    /// was timed. Null when no call was timed, none suspending included: a call that never suspends has no box, and what
+    /// its caller waited (its synchronous run) no hop-pass event tells.
     /// </summary>
     public static Figure? Total(Figure? perCall, Figure? calls)
     {
-        if (calls is null)
+        if (calls is null || perCall is null)
         {
             return null;
-        }
-        if (perCall is null)
-        {
-            return calls.Value == 0 ? new Figure { Sampled = calls.Sampled, Source = FigureSource.HopPass } : null;
         }
         var timed = perCall.Samples;
         // A call timed before the thread pool's first event is not among the counted calls (HopComputer): never fewer than timed.
@@ -74,6 +71,24 @@ internal static class ElapsedTime
             ErrorBound = bound,
             Samples = timed,
             Sampled = calls.Sampled || untimed > 0,
+            Source = FigureSource.HopPass,
+        };
+    }
+
+    /// <summary>What <paramref name="runs"/> runs of some work are expected to take at <paramref name="perRun"/> each: the mean
+    /// times the runs, the bound the mean's bound times the runs and the runs' bound times the mean, in quadrature. A
+    /// prediction for the same work done again, so the mean's bound stays even where every run was timed (unlike
+    /// <see cref="Total"/>, which sums what was).</summary>
+    public static Figure Expected(Figure perRun, Figure runs)
+    {
+        ArgumentNullException.ThrowIfNull(perRun);
+        ArgumentNullException.ThrowIfNull(runs);
+        return new Figure
+        {
+            Value = runs.Value * perRun.Value,
+            ErrorBound = Math.Sqrt(Math.Pow(runs.Value * perRun.ErrorBound, 2) + Math.Pow(perRun.Value * runs.ErrorBound, 2)),
+            Samples = perRun.Samples,
+            Sampled = true,
             Source = FigureSource.HopPass,
         };
     }

@@ -320,25 +320,27 @@ public sealed class MethodCost
     public Figure? HopsPerCall { get; init; }
 
     /// <summary>
-    /// Milliseconds callers waited on this method's calls that suspended, summed: each call from its first suspension (its box's
-    /// creation, TraceOperationBegin) to its completion (TraceOperationEnd), so without its synchronous first segment. On the
-    /// hop pass's basis, like <see cref="Hops"/>: <see cref="SuspendingCalls"/> × <see cref="ElapsedPerCallMilliseconds"/>,
-    /// exact when every call was timed, else an estimate (calls pending at a window's edge, or between windows, at the
-    /// timed calls' mean). 0 when no call suspended; null without a hop pass, for an async iterator (its box spans an
-    /// enumeration, not a call), or when calls suspended but none completed inside the recording.
+    /// Milliseconds callers waited on this method's calls that suspended, summed: each call from when it was called (its
+    /// synchronous first segment included, from the thread's previous TPL event: <see cref="Computers.HopComputer"/>) to its
+    /// completion (TraceOperationEnd). On the hop pass's basis, like <see cref="Hops"/>: <see cref="SuspendingCalls"/> ×
+    /// <see cref="ElapsedPerCallMilliseconds"/>, exact when every call was timed, else an estimate (calls pending at a
+    /// window's edge, or between windows, at the timed calls' mean). Null when no call was timed (a method that never
+    /// suspended: what its callers waited no hop-pass event tells), without a hop pass, and for an async iterator (its box
+    /// spans an enumeration, not a call).
     /// </summary>
-    [Description("Milliseconds callers waited on the method's suspending calls, summed (hop pass: first suspension to completion, so without each call's synchronous first segment): suspendingCalls x elapsedPerCallMilliseconds, exact when every call was timed, else an estimate (see errorBound). Null without a hop pass, for an async iterator, or when no suspending call completed inside the recording.")]
+    [Description("Milliseconds callers waited on the method's suspending calls, summed (hop pass: from the call, its synchronous first segment included, to its completion): suspendingCalls x elapsedPerCallMilliseconds, exact when every call was timed, else an estimate (see errorBound). Null (not observable) when no call was timed, a method that never suspended included, without a hop pass, and for an async iterator.")]
     public Figure? ElapsedMilliseconds { get; init; }
 
     /// <summary>
-    /// Mean milliseconds from a suspending call's first suspension to its completion, over the calls that both began and
+    /// Mean milliseconds from a suspending call's start (its synchronous first segment included) to its completion, over the
+    /// calls that both began and
     /// completed inside one stream of the hop pass (a window, or the whole recording), ± the 95 % Student-t interval from the
     /// calls' own spread (wide for few calls; one call's bound is its value). Calls pending at a window's edge are not
     /// timed, and the longer a call the likelier it straddles an edge: where calls last a sizeable part of a window the mean
     /// is low (warning <c>elapsed-pending</c>); the bound then also reaches the mean that counts each pending call at what it
     /// had lasted when its stream ended. Null when no suspending call completed inside the recording.
     /// </summary>
-    [Description("Mean milliseconds from a suspending call's first suspension to its completion (hop pass), over the calls timed inside the recording, with a 95 % Student-t bound from their spread; the synchronous first segment is not included. Null when no suspending call completed inside the recording.")]
+    [Description("Mean milliseconds from a suspending call's start to its completion (hop pass), its synchronous first segment included (timed from the thread's previous TPL event), over the calls timed inside the recording, with a 95 % Student-t bound from their spread. Null (not observable) when no call was timed, a method that never suspended included.")]
     public Figure? ElapsedPerCallMilliseconds { get; init; }
 
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
@@ -346,6 +348,11 @@ public sealed class MethodCost
 
     /// <summary>The allocated types behind <see cref="Bytes"/>, largest first.</summary>
     public IReadOnlyList<TypeAllocation> Allocations { get; init; } = [];
+
+    /// <summary>The callees this method awaited one after another (hop pass), most time first: its branches of the async
+    /// call tree, with what running each run of them together would save.</summary>
+    [Description("The callees this method awaited one after another (hop pass), most time first: its branches of the async call tree, with what running each run of them together would save. Empty without a hop pass.")]
+    public IReadOnlyList<AwaitedCall> AwaitedCalls { get; init; } = [];
 
     /// <summary>Several rows as one (the lambdas of one member, the methods of one assembly): counts and bytes add, and so do
     /// the variances of independent sampled estimates (error bounds add in quadrature); per-call figures are the sums' ratios.</summary>
@@ -386,8 +393,65 @@ public sealed class MethodCost
             WaitMilliseconds = Figure.Sum(rows.Select(m => m.WaitMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,
             Allocations = [.. rows.SelectMany(m => m.Allocations)],
+            AwaitedCalls = [.. rows.SelectMany(m => m.AwaitedCalls)],
         };
     }
+}
+
+/// <summary>
+/// A callee a method called, from the hop pass: a branch of the async call tree. The awaiting call's box named in the callee's
+/// TaskWaitBegin links a call it awaited directly to it; a call made while its box ran and not awaited directly by any box
+/// (Task.WhenAll, a task kept for later) was started by it. A run is the calls awaited one after another with no other
+/// suspension of the caller between them (one execution of the loop that made them); a group, the calls started in one
+/// run of the caller's thread, which ran together. Only timed calls count.
+/// </summary>
+public sealed class AwaitedCall
+{
+    /// <summary>The callee's join key.</summary>
+    public required string MethodKey { get; init; }
+
+    /// <summary>The callee's name as printed.</summary>
+    public required string DisplayName { get; init; }
+
+    /// <summary>Runs (loop executions) on the hop pass's basis, like its calls: exact in a continuous pass, else scaled.</summary>
+    [Description("Runs of the callee's calls awaited one after another (each an execution of the loop that made them), on the hop pass's basis.")]
+    public required Figure Runs { get; init; }
+
+    /// <summary>Groups of the callee's calls started together, on the hop pass's basis.</summary>
+    [Description("Groups of the callee's calls started together in one run of the caller (Task.WhenAll), on the hop pass's basis.")]
+    public required Figure Groups { get; init; }
+
+    /// <summary>The mean number of the callee's timed calls in a group.</summary>
+    [Description("The mean number of the callee's timed calls in a group started together.")]
+    public double CallsPerGroup { get; init; }
+
+    /// <summary>Milliseconds from each group's first call's start to its last call's end, the mean per group times the groups:
+    /// what the caller waited on the calls it ran together.</summary>
+    [Description("Milliseconds from each group's first call's start to its last call's end (what the caller waited on the calls it ran together): the mean per group times the groups. Null without groups.")]
+    public Figure? TogetherMilliseconds { get; init; }
+
+    /// <summary>What the caller waited on the callee's calls in all: one after another, and together.</summary>
+    [Description("Milliseconds the caller waited on the callee's calls in all: sequentialMilliseconds + togetherMilliseconds.")]
+    public required Figure WaitedMilliseconds { get; init; }
+
+    /// <summary>The mean number of the callee's timed calls in a run.</summary>
+    [Description("The mean number of the callee's timed calls in a run.")]
+    public double CallsPerRun { get; init; }
+
+    /// <summary>Milliseconds the caller waited on those calls, one after another, over its runs: the mean per run (scaled like
+    /// elapsed time) times the runs.</summary>
+    [Description("Milliseconds the caller waited on the callee's calls one after another over the runs (their elapsed time): the mean per run times the runs. Null without runs.")]
+    public Figure? SequentialMilliseconds { get; init; }
+
+    /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
+    /// saved, each taking as long as it did. The mean per run with its Student-t bound from the runs' spread.</summary>
+    [Description("Per run, the calls' elapsed time less the longest of them (what running them together would save, each taking as long as it did): the mean per run, with a 95 % Student-t bound from the runs' spread.")]
+    public Figure? SavingIfTogetherPerRunMilliseconds { get; init; }
+
+    /// <summary><see cref="SavingIfTogetherPerRunMilliseconds"/> × <see cref="Runs"/>: the predicted saving over the recording,
+    /// its bound the mean's bound times the runs (what another run of the same work would save, not only this one's sum).</summary>
+    [Description("The predicted saving over the recording: the mean per run times the runs, its bound the mean's bound times the runs.")]
+    public Figure? SavingIfTogetherMilliseconds { get; init; }
 }
 
 /// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>

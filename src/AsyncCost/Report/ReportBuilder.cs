@@ -33,6 +33,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         if (hopPass is not null)
         {
             AttributeHops(hopPass, hopScale!);
+            AddMethodsThatNeverSuspended();
         }
         if (cpuPass is not null)
         {
@@ -60,7 +61,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         var disagreements = new List<string>();
         var methods = _rows.Values.Select(row =>
         {
-            var (method, disagreement) = row.ToMethodCost(basis, hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)));
+            var (method, disagreement) = row.ToMethodCost(basis, hopScale, hopCountsComplete, MethodOrigins.Of(row.Name.TypeKey, catalog.ModuleOf(row.Name)), ResolveShortName);
             if (disagreement is not null)
             {
                 disagreements.Add($"{row.DisplayName} ({disagreement})");
@@ -155,6 +156,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         WaitMilliseconds = m.WaitMilliseconds,
         ShareOfAsyncBytes = share,
         Allocations = m.Allocations,
+        AwaitedCalls = m.AwaitedCalls,
     };
 
     private (List<TypeAllocation> Unattributed, List<PlainMethodAllocations> PlainMethods) AttributeAllocations(PassResult pass)
@@ -398,6 +400,16 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         }
     }
 
+    /// <summary>A user async method that ran but never suspended has no TPL event of its own: it gets its row all the same
+    /// (no suspending call, its elapsed time not observable), never silence.</summary>
+    private void AddMethodsThatNeverSuspended()
+    {
+        foreach (var method in catalog.AsyncMethodsThatRan().Where(m => MethodOrigins.Of(m.TypeKey, catalog.ModuleOf(m)).Origin == MethodOrigin.User))
+        {
+            Row(method);
+        }
+    }
+
     private void AttributeStackSamples(PassResult pass)
     {
         var cpu = pass.Figures.Cpu;
@@ -559,7 +571,9 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
         /// <param name="hopCountsComplete">True when the hop pass lost no events, so that it saw every call it counts.</param>
         /// <param name="origin">The method's assembly and whose code it is.</param>
         /// <returns>The row, and how its passes disagreed about its calls, if they did.</returns>
-        public (MethodCost Method, string? Disagreement) ToMethodCost(RowBasis basis, HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin)
+        /// <param name="stateMachine">Names a callee from its state machine's short name.</param>
+        public (MethodCost Method, string? Disagreement) ToMethodCost(RowBasis basis, HopScale? hopScale, bool hopCountsComplete, (string? Assembly, MethodOrigin Origin) origin,
+            Func<string, AsyncMethodName?> stateMachine)
         {
             var hasAllocations = _allocations.Count > 0;
             Figure? suspendingCalls = hopScale?.Count(_hops?.SuspendingCalls ?? 0, _hops?.CallSpread);
@@ -597,13 +611,48 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                 BlockingWaits = hopScale?.Count(_hops?.BlockingWaits ?? 0, spread: null),
                 BlockedMilliseconds = hopScale?.Time(_hops?.BlockedMilliseconds ?? 0, _hops?.BlockedSquaredMilliseconds ?? 0, _hops?.BlockingWaits ?? 0),
                 LongestBlockedMilliseconds = _hops is { BlockingWaits: > 0 } ? _hops.LongestBlockMilliseconds : null,
-                ElapsedMilliseconds = boxPerCall || _hops is null ? ElapsedTime.Total(elapsedPerCall, suspendingCalls) : null,
+                ElapsedMilliseconds = ElapsedTime.Total(elapsedPerCall, suspendingCalls),
                 ElapsedPerCallMilliseconds = elapsedPerCall,
                 CpuMilliseconds = _cpuMilliseconds,
                 WaitMilliseconds = _waitMilliseconds,
                 Allocations = [.. _allocations.OrderByDescending(a => a.Bytes.Value)],
+                AwaitedCalls = _hops is null ? [] : AwaitedCalls(_hops, hopScale!, stateMachine),
             }, row.Disagreement);
         }
+
+        /// <summary>The callees this method called, most time waited first, scaled like its own figures.</summary>
+        private static List<AwaitedCall> AwaitedCalls(MethodHops hops, HopScale hopScale, Func<string, AsyncMethodName?> stateMachine)
+        {
+            // Timed in a windowed pass's windows, a time per run lasted longer than between them (HopScale).
+            Figure? Expected(CallDurations perRun, Figure runs) => hopScale.PerCallTime(ElapsedTime.PerCall(perRun)) is { } scaled ? ElapsedTime.Expected(scaled, runs) : null;
+
+            return [.. hops.Awaited.Values
+                .Where(callee => callee.Runs + callee.Groups > 0 && stateMachine(callee.CalleeName) is not null)
+                .Select(callee =>
+                {
+                    var name = stateMachine(callee.CalleeName)!;
+                    var runs = hopScale.Count(callee.Runs, spread: null);
+                    var groups = hopScale.Count(callee.Groups, spread: null);
+                    var sequential = Expected(callee.Sequential, runs);
+                    var together = Expected(callee.Together, groups);
+                    return new AwaitedCall
+                    {
+                        MethodKey = name.MethodKey,
+                        DisplayName = name.DisplayName,
+                        Runs = runs,
+                        CallsPerRun = callee.Runs > 0 ? (double)callee.Calls / callee.Runs : 0,
+                        Groups = groups,
+                        CallsPerGroup = callee.Groups > 0 ? (double)callee.CallsTogether / callee.Groups : 0,
+                        SequentialMilliseconds = sequential,
+                        TogetherMilliseconds = together,
+                        WaitedMilliseconds = Figure.Sum([sequential, together])!,
+                        SavingIfTogetherPerRunMilliseconds = hopScale.PerCallTime(ElapsedTime.PerCall(callee.SavingIfTogether)),
+                        SavingIfTogetherMilliseconds = Expected(callee.SavingIfTogether, runs),
+                    };
+                })
+                .OrderByDescending(call => call.WaitedMilliseconds.Value)];
+        }
+
 
         /// <summary>
         /// A total per sampled call, R = X / Y, X and Y estimated from the same samples. The ratio estimator's variance is

@@ -136,7 +136,7 @@ internal sealed class PassListener : EventListener
                     break;
                 case KnownEvents.FrameworkProvider when _counting:
                     NoteHandOff(eventData.EventId == KnownEvents.ThreadPoolEnqueueWorkId);
-                    EventMapping.OnFrameworkEvent(eventData.EventId, fields.ThreadId, Hops);
+                    EventMapping.OnFrameworkEvent(eventData.EventId, fields, Hops);
                     break;
                 default:
                     break;

@@ -2,7 +2,8 @@ using AsyncCost.Computers;
 
 namespace AsyncCost.Tests.Computers;
 
-/// <summary>Elapsed time per call: TraceOperationBegin (a call's first suspension) to TraceOperationEnd (its completion).</summary>
+/// <summary>Elapsed time per call: from when the call began (the thread's previous event before its first suspension,
+/// TraceOperationBegin) to its completion (TraceOperationEnd).</summary>
 public class HopComputerElapsedTests
 {
     private const int Main = 100, Worker = 200;
@@ -11,11 +12,11 @@ public class HopComputerElapsedTests
     private static MethodHops Method(HopComputer hops, string name = Delay) => Assert.Single(hops.Results(), m => m.StateMachineName == name);
 
     [Fact]
-    public void Each_call_is_timed_from_its_first_suspension_to_its_completion()
+    public void A_call_on_a_thread_with_no_earlier_event_is_timed_from_its_first_suspension_to_its_completion()
     {
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: " + Delay, 1_000);
-        hops.OnOperationBegin(Main, 2, "Async: " + Delay, 1_005); // a second call, concurrent with the first
+        hops.OnOperationBegin(Worker, 2, "Async: " + Delay, 1_005); // a second call, concurrent with the first
         hops.OnOperationEnd(1, 1_020);
         hops.OnOperationEnd(2, 1_035);
 
@@ -91,12 +92,66 @@ public class HopComputerElapsedTests
         {
             hops.OnOperationBegin(Main, task, "Async: <NeverEndsAsync>d__1", 0);
         }
-        hops.OnOperationBegin(Main, HopComputer.MaxTrackedTasks + 2, "Async: " + Delay, 5);
+        hops.OnOperationBegin(Worker, HopComputer.MaxTrackedTasks + 2, "Async: " + Delay, 5);
         hops.OnOperationEnd(1, 20); // created before the table was cleared
         hops.OnOperationEnd(HopComputer.MaxTrackedTasks + 2, 25);
 
         Assert.True(hops.Overflowed);
         Assert.Equal((1, 20.0), (Method(hops).Elapsed.Count, Method(hops).Elapsed.SumMs));
+    }
+
+    [Fact]
+    public void A_call_is_timed_from_the_threads_previous_event_so_its_synchronous_first_segment_counts()
+    {
+        // A work item starts at 1,000; the call computes until its first await suspends it at 1,005 (Task.Yield).
+        var hops = new HopComputer();
+        hops.OnWorkItemDequeued(Worker, 1_000);
+        hops.OnOperationBegin(Worker, 1, "Async: " + Delay, 1_005);
+        hops.OnContinuationScheduled(Worker, 2, 1_005);
+        // Its caller's own call, concurrent, on a thread whose earlier code was not seen: timed from its suspension.
+        hops.OnOperationBegin(Main, 3, "Async: " + Delay, 1_010);
+        hops.OnOperationEnd(1, 1_020);
+        hops.OnOperationEnd(3, 1_030);
+
+        Assert.Equal((2, 20.0 + 20.0), (Method(hops).Elapsed.Count, Method(hops).Elapsed.SumMs));
+    }
+
+    [Fact]
+    public void A_call_that_awaits_a_callee_it_called_in_its_first_segment_began_when_the_callee_did()
+    {
+        const string Caller = "<CheckoutAsync>d__2";
+        var hops = new HopComputer();
+        hops.OnWorkItemDequeued(Worker, 1_000);
+        hops.OnOperationBegin(Worker, 1, "Async: " + Delay, 1_004); // the callee suspends first
+        hops.OnContinuationScheduled(Worker, 2, 1_004);
+        hops.OnOperationBegin(Worker, 3, "Async: " + Caller, 1_006); // then its caller, on awaiting it
+        hops.OnWaitBegin(Worker, 1, 3, behavior: 2, timestampMs: 1_006);
+        // A sibling called after the caller suspended began after that, not with the work item.
+        hops.OnOperationBegin(Worker, 4, "Async: " + Delay, 1_008);
+        hops.OnContinuationScheduled(Worker, 5, 1_008);
+        hops.OnOperationEnd(1, 1_020);
+        hops.OnOperationEnd(3, 1_021);
+        hops.OnOperationEnd(4, 1_030);
+
+        Assert.Equal(21.0, Method(hops, Caller).Elapsed.SumMs, 9);
+        Assert.Equal(20.0 + 24.0, Method(hops).Elapsed.SumMs, 9);
+    }
+
+    [Fact]
+    public void A_callee_created_in_an_earlier_run_of_the_thread_does_not_move_its_awaiters_start()
+    {
+        const string Caller = "<CheckoutAsync>d__2";
+        var hops = new HopComputer();
+        hops.OnWorkItemDequeued(Worker, 1_000);
+        hops.OnOperationBegin(Worker, 1, "Async: " + Delay, 1_004); // a task started earlier and awaited later
+        hops.OnContinuationScheduled(Worker, 2, 1_004);
+        hops.OnWorkItemDequeued(Worker, 1_050);
+        hops.OnOperationBegin(Worker, 3, "Async: " + Caller, 1_052);
+        hops.OnWaitBegin(Worker, 1, 3, behavior: 2, timestampMs: 1_052);
+        hops.OnOperationEnd(1, 1_060);
+        hops.OnOperationEnd(3, 1_061);
+
+        Assert.Equal(11.0, Method(hops, Caller).Elapsed.SumMs, 9);
     }
 
     [Fact]

@@ -13,19 +13,19 @@ public class HopComputerTests
         var hops = new HopComputer();
         // First call: the method suspends on Task.Yield on the main thread; its continuation runs on a pool thread.
         hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
-        hops.OnContinuationScheduled(Main, 2);
+        hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
         hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d", 0); // the driver suspends awaiting task 1
         hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
-        hops.OnWorkItemDequeued(Worker);
-        hops.OnContinuationStarted(Worker, 2);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 2, timestampMs: 0);
         hops.OnOperationEnd(1, 0);
         hops.OnWaitEnd(Worker, 1, timestampMs: 0); // the driver resumes inline: not a hop
         // Second call, now on the worker.
         hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
-        hops.OnContinuationScheduled(Worker, 8);
+        hops.OnContinuationScheduled(Worker, 8, timestampMs: 0);
         hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
-        hops.OnWorkItemDequeued(Worker);
-        hops.OnContinuationStarted(Worker, 8);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 8, timestampMs: 0);
         hops.OnOperationEnd(7, 0);
         hops.OnWaitEnd(Worker, 7, timestampMs: 0);
 
@@ -43,17 +43,17 @@ public class HopComputerTests
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunYield|0_3>d", 0);
         hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
-        hops.OnContinuationScheduled(Main, 2);
+        hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
         hops.OnWaitBegin(Main, 1, 5, behavior: 2, timestampMs: 0);
-        hops.OnContinuationStarted(Worker, 2);
+        hops.OnContinuationStarted(Worker, 2, timestampMs: 0);
         hops.OnOperationEnd(1, 0);
         hops.OnWaitEnd(Worker, 1, timestampMs: 0);
         // The second call suspends; the pool's first event is its continuation's work item.
         hops.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
-        hops.OnContinuationScheduled(Worker, 8);
+        hops.OnContinuationScheduled(Worker, 8, timestampMs: 0);
         hops.OnWaitBegin(Worker, 7, 5, behavior: 2, timestampMs: 0);
-        hops.OnWorkItemDequeued(Worker2);
-        hops.OnContinuationStarted(Worker2, 8);
+        hops.OnWorkItemDequeued(Worker2, timestampMs: 0);
+        hops.OnContinuationStarted(Worker2, 8, timestampMs: 0);
         hops.OnOperationEnd(7, 0);
         hops.OnWaitEnd(Worker2, 7, timestampMs: 0);
 
@@ -70,34 +70,34 @@ public class HopComputerTests
         // run, with no event of its own, and schedules its Yield continuation there.
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <CountAsync>d__3", 0);
-        hops.OnContinuationScheduled(Main, 2);
+        hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
         hops.OnOperationBegin(Main, 5, "Async: <<<Main>$>g__RunIteratorAwaiting|0_5>d", 0);
         for (var item = 0; item < 3; item++)
         {
             var continuation = 2 + (item * 10);
-            hops.OnWorkItemDequeued(Worker);
-            hops.OnContinuationStarted(Worker, continuation);
-            hops.OnSynchronousWorkBegin(Worker, 1, work: 2);  // the iterator resumes and yields:
-            hops.OnSynchronousWorkBegin(Worker, 5, work: 2);  // the driver resumes inline
+            hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+            hops.OnContinuationStarted(Worker, continuation, timestampMs: 0);
+            hops.OnSynchronousWorkBegin(Worker, 1, work: 2, timestampMs: 0);  // the iterator resumes and yields:
+            hops.OnSynchronousWorkBegin(Worker, 5, work: 2, timestampMs: 0);  // the driver resumes inline
             hops.OnOperationBegin(Worker, continuation + 5, "Async: <YieldOnceAsync>d__0", 0);
-            hops.OnContinuationScheduled(Worker, continuation + 6);
+            hops.OnContinuationScheduled(Worker, continuation + 6, timestampMs: 0);
             hops.OnWaitBegin(Worker, continuation + 5, 5, behavior: 2, timestampMs: 0);
-            hops.OnSynchronousWorkEnd(Worker);
-            hops.OnSynchronousWorkEnd(Worker);
-            hops.OnWorkItemDequeued(Worker2);
-            hops.OnContinuationStarted(Worker2, continuation + 6);
-            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 2);
-            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 0); // its task completes: the driver resumes inline
+            hops.OnSynchronousWorkEnd(Worker, timestampMs: 0);
+            hops.OnSynchronousWorkEnd(Worker, timestampMs: 0);
+            hops.OnWorkItemDequeued(Worker2, timestampMs: 0);
+            hops.OnContinuationStarted(Worker2, continuation + 6, timestampMs: 0);
+            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 2, timestampMs: 0);
+            hops.OnSynchronousWorkBegin(Worker2, continuation + 5, work: 0, timestampMs: 0); // its task completes: the driver resumes inline
             hops.OnWaitEnd(Worker2, continuation + 5, timestampMs: 0);
-            hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
+            hops.OnSynchronousWorkBegin(Worker2, 5, work: 2, timestampMs: 0);
             if (item < 2)
             {
-                hops.OnContinuationScheduled(Worker2, continuation + 10); // MoveNextAsync: the iterator's next Task.Yield
+                hops.OnContinuationScheduled(Worker2, continuation + 10, timestampMs: 0); // MoveNextAsync: the iterator's next Task.Yield
             }
-            hops.OnSynchronousWorkEnd(Worker2);
-            hops.OnSynchronousWorkEnd(Worker2);
+            hops.OnSynchronousWorkEnd(Worker2, timestampMs: 0);
+            hops.OnSynchronousWorkEnd(Worker2, timestampMs: 0);
             hops.OnOperationEnd(continuation + 5, 0);
-            hops.OnSynchronousWorkEnd(Worker2);
+            hops.OnSynchronousWorkEnd(Worker2, timestampMs: 0);
         }
 
         var iterator = Assert.Single(hops.Results(), m => m.StateMachineName == "<CountAsync>d__3");
@@ -116,10 +116,10 @@ public class HopComputerTests
         // before the driver's continuation is registered: the registration fails and queues the continuation to the pool.
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
-        hops.OnContinuationScheduled(Main, 2);
-        hops.OnWorkItemDequeued(Worker);
-        hops.OnContinuationStarted(Worker, 2);
-        hops.OnSynchronousWorkBegin(Worker, 1, work: 2);
+        hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 2, timestampMs: 0);
+        hops.OnSynchronousWorkBegin(Worker, 1, work: 2, timestampMs: 0);
         if (calleeCompletesFirst)
         {
             hops.OnOperationEnd(1, 0);
@@ -130,10 +130,10 @@ public class HopComputerTests
         {
             hops.OnOperationEnd(1, 0);
         }
-        hops.OnSynchronousWorkEnd(Worker);
-        hops.OnWorkItemDequeued(Worker2);
+        hops.OnSynchronousWorkEnd(Worker, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker2, timestampMs: 0);
         hops.OnWaitEnd(Worker2, 1, timestampMs: 0);
-        hops.OnSynchronousWorkBegin(Worker2, 5, work: 2);
+        hops.OnSynchronousWorkBegin(Worker2, 5, work: 2, timestampMs: 0);
 
         Assert.Equal(0, Assert.Single(hops.Results(), m => m.StateMachineName == "<DriveYieldsAsync>d__2").Hops);
         Assert.Equal(1, Assert.Single(hops.Results(), m => m.StateMachineName == "<YieldOnceAsync>d__0").Hops);
@@ -145,14 +145,14 @@ public class HopComputerTests
     {
         var first = new HopComputer();
         first.OnOperationBegin(Main, 1, "Async: <YieldOnceAsync>d__0", 0);
-        first.OnContinuationScheduled(Main, 2);
-        first.OnWorkItemDequeued(Worker);
-        first.OnContinuationStarted(Worker, 2);
+        first.OnContinuationScheduled(Main, 2, timestampMs: 0);
+        first.OnWorkItemDequeued(Worker, timestampMs: 0);
+        first.OnContinuationStarted(Worker, 2, timestampMs: 0);
         var second = new HopComputer();
         second.OnOperationBegin(Worker, 7, "Async: <YieldOnceAsync>d__0", 0);
-        second.OnContinuationScheduled(Worker, 8);
-        second.OnWorkItemDequeued(Worker2);
-        second.OnContinuationStarted(Worker2, 8);
+        second.OnContinuationScheduled(Worker, 8, timestampMs: 0);
+        second.OnWorkItemDequeued(Worker2, timestampMs: 0);
+        second.OnContinuationStarted(Worker2, 8, timestampMs: 0);
         second.OnWaitBegin(Worker2, 11, 0, behavior: 1, timestampMs: 10); // the resumed method blocks on task 11 for 2.5 ms
         second.OnWaitEnd(Worker2, 11, timestampMs: 12.5);
         second.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__1", 0);
@@ -171,8 +171,8 @@ public class HopComputerTests
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1", 0);
         hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0); // awaits the TaskCompletionSource's task 2
-        hops.OnWorkItemDequeued(Worker);           // the completer work item: SetResult queues the continuation
-        hops.OnWorkItemDequeued(Worker2);          // the continuation's work item
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);           // the completer work item: SetResult queues the continuation
+        hops.OnWorkItemDequeued(Worker2, timestampMs: 0);          // the continuation's work item
         hops.OnWaitEnd(Worker2, 2, timestampMs: 0);
 
         var handoff = Assert.Single(hops.Results());
@@ -186,7 +186,7 @@ public class HopComputerTests
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <HandoffAsync>d__1", 0);
         hops.OnWaitBegin(Main, 2, 1, behavior: 2, timestampMs: 0);
-        hops.OnWorkItemDequeued(Worker);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
         hops.OnOperationBegin(Worker, 9, "Async: <OtherAsync>d__2", 0); // the work item does TPL work first
         hops.OnWaitEnd(Worker, 2, timestampMs: 0);                                    // then completes task 2 inline
 
@@ -197,8 +197,8 @@ public class HopComputerTests
     public void Continuations_scheduled_before_the_session_count_as_unattributed_hops()
     {
         var hops = new HopComputer();
-        hops.OnWorkItemDequeued(Worker);
-        hops.OnContinuationStarted(Worker, 77);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 77, timestampMs: 0);
 
         Assert.Equal(1, hops.Hops);
         Assert.Equal(1, hops.UnattributedHops);
@@ -210,14 +210,14 @@ public class HopComputerTests
     {
         var hops = new HopComputer();
         hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0", 0);
-        hops.OnContinuationScheduled(Main, 2);
-        hops.OnWorkItemDequeued(Worker);
-        hops.OnContinuationStarted(Worker, 2); // the caller resumes on the worker
+        hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+        hops.OnContinuationStarted(Worker, 2, timestampMs: 0); // the caller resumes on the worker
         hops.OnOperationBegin(Worker, 5, "Async: <CalleeAsync>d__1", 0); // it calls a method that suspends...
         hops.OnWaitBegin(Worker, 5, 0, behavior: 1, timestampMs: 100); // ...and blocks on its task
         hops.OnWaitEnd(Worker, 5, timestampMs: 104);
         // Code outside any resumed method blocks too: a plain work item.
-        hops.OnWorkItemDequeued(Worker2);
+        hops.OnWorkItemDequeued(Worker2, timestampMs: 0);
         hops.OnWaitBegin(Worker2, 9, 0, behavior: 1, timestampMs: 200);
         hops.OnWaitEnd(Worker2, 9, timestampMs: 201);
 
@@ -234,9 +234,9 @@ public class HopComputerTests
         {
             var hops = new HopComputer();
             hops.OnOperationBegin(Main, 1, "Async: <CallerAsync>d__0", timestampMs: 0);
-            hops.OnContinuationScheduled(Main, 2);
-            hops.OnWorkItemDequeued(Worker);
-            hops.OnContinuationStarted(Worker, 2);
+            hops.OnContinuationScheduled(Main, 2, timestampMs: 0);
+            hops.OnWorkItemDequeued(Worker, timestampMs: 0);
+            hops.OnContinuationStarted(Worker, 2, timestampMs: 0);
             var at = 100.0;
             foreach (var (wait, task) in waits.Select((w, i) => (w, 10 + i)))
             {

@@ -24,7 +24,16 @@ public class FindingTimeChangesTests
     {
         MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", SuspendingCalls = Figure.Exact(Checkouts, FigureSource.HopPass),
         BlockingWaits = Figure.Exact(waits, FigureSource.HopPass), BlockedMilliseconds = Figure.Exact(blockedMs, FigureSource.HopPass),
-        LongestBlockedMilliseconds = waits > 0 ? 2 : null,
+        LongestBlockedMilliseconds = waits > 0 ? 2 : null, AwaitedCalls = [ReservesOneAfterAnother],
+    };
+
+    /// <summary>The checkout awaits 4 reservations one after another per checkout: 8 ms a run, 6 ms of it saved if run together.</summary>
+    private static readonly AwaitedCall ReservesOneAfterAnother = new()
+    {
+        MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Runs = Figure.Exact(Checkouts, FigureSource.HopPass), CallsPerRun = 4, Groups = Figure.Exact(0, FigureSource.HopPass),
+        WaitedMilliseconds = Timed(8_000, 400, Checkouts),
+        SequentialMilliseconds = Timed(8_000, 400, Checkouts), SavingIfTogetherPerRunMilliseconds = Timed(6, 0.3, Checkouts),
+        SavingIfTogetherMilliseconds = Timed(6_000, 300, Checkouts),
     };
 
     private static MethodCost Reserve(long calls, Figure elapsed) => new()
@@ -71,6 +80,48 @@ public class FindingTimeChangesTests
         // A rerun of the costly code is unchanged: the two figures are within each other's bounds.
         var rerun = Run(MeasurementPasses.Hops, Checkout(2_000, 1_000), Reserve(4_000, Timed(8_300, 400, 4_000)));
         Assert.All(FindingTimeChanges.Between([Loop, Blocking], Costly, rerun, 0.10), c => Assert.Equal(TimeChange.Unchanged, c.Change));
+    }
+
+    [Fact]
+    public void A_loops_predicted_saving_is_checked_on_its_own_path_and_a_second_fix_in_the_same_method_is_not_credited_to_it()
+    {
+        // The fix awaits each checkout's 4 reservations together: the checkout now waits ~2.1 ms a checkout on them, the
+        // groups' first start to last end. The same fix also stops the checkout blocking (AC0006): that is not the loop's.
+        static MethodCost Together(double waitedMs) => new()
+        {
+            MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", SuspendingCalls = Figure.Exact(Checkouts, FigureSource.HopPass),
+            BlockingWaits = Figure.Exact(0, FigureSource.HopPass), BlockedMilliseconds = Figure.Exact(0, FigureSource.HopPass),
+            AwaitedCalls =
+            [
+                new AwaitedCall
+                {
+                    MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Runs = Figure.Exact(0, FigureSource.HopPass),
+                    Groups = Figure.Exact(Checkouts, FigureSource.HopPass), CallsPerGroup = 4,
+                    TogetherMilliseconds = Timed(waitedMs, 100, Checkouts), WaitedMilliseconds = Timed(waitedMs, 100, Checkouts),
+                },
+            ],
+        };
+        var fixedTwin = Run(MeasurementPasses.Allocations | MeasurementPasses.Hops, Together(2_100), Reserve(4_000, Timed(8_400, 400, 4_000)));
+
+        var changes = FindingTimeChanges.Between([Loop, Blocking], Costly, fixedTwin, threshold: 0.10);
+
+        var loop = Assert.Single(changes, c => c.Before.Finding.RuleId == "AC0001" && c.Saving is not null);
+        var saving = loop.Saving!;
+        Assert.Equal((6.0, 0.3), (saving.Predicted.Value, saving.Predicted.ErrorBound));
+        // 8 ms a checkout waited one after another, 2.1 ms together: 5.9 ms ± 0.41 saved, the blocking's 2 ms not in it.
+        Assert.Equal(8.0 - 2.1, saving.Measured!.Value, 9);
+        Assert.Equal(Math.Sqrt((0.4 * 0.4) + (0.1 * 0.1)), saving.Measured.ErrorBound, 9);
+        Assert.True(saving.WithinPrediction);
+        Assert.Null(Assert.Single(changes, c => c.Before.Finding.RuleId == "AC0006").Saving);
+
+        // Had the calls, together, still taken 7 ms a checkout, the measurement would lie outside the prediction.
+        var slow = Run(MeasurementPasses.Hops, Together(7_000), Reserve(4_000, Timed(8_400, 400, 4_000)));
+        Assert.False(FindingTimeChanges.Between([Loop], Costly, slow, 0.10)[0].Saving!.WithinPrediction);
+        // Without the hop pass in the second run there is nothing to measure the path by: said, not guessed.
+        var unmeasured = FindingTimeChanges.Between([Loop], Costly, Run(MeasurementPasses.Allocations), 0.10)[0].Saving!;
+        Assert.Null(unmeasured.Measured);
+        Assert.Null(unmeasured.WithinPrediction);
+        Assert.StartsWith("Not measured", unmeasured.Explanation, StringComparison.Ordinal);
     }
 
     [Fact]

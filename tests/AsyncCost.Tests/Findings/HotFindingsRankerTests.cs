@@ -55,11 +55,21 @@ public class HotFindingsRankerTests
     }
 
     [Fact]
-    public void A_loop_in_the_caller_of_the_costliest_method_ranks_with_that_methods_elapsed_time()
+    public void A_loop_in_the_caller_of_the_costliest_method_costs_that_methods_elapsed_time_and_ranks_by_what_running_its_calls_together_saves()
     {
         // The checkout's own row is cheap; the stock round trip it awaits per line, in another class, is where the time goes.
+        // The hop pass saw the checkout await 4 reservations one after another per checkout: each run, 8 ms less its
+        // longest call, saves 6 ms if run together.
+        var together = new AwaitedCall
+        {
+            MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Runs = Exact(1000), CallsPerRun = 4, Groups = Exact(0),
+            WaitedMilliseconds = new Figure { Value = 8_000, ErrorBound = 400, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
+            SequentialMilliseconds = new Figure { Value = 8_000, ErrorBound = 400, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
+            SavingIfTogetherPerRunMilliseconds = new Figure { Value = 6, ErrorBound = 0.3, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
+            SavingIfTogetherMilliseconds = new Figure { Value = 6_000, ErrorBound = 300, Samples = 1000, Sampled = true, Source = FigureSource.HopPass },
+        };
         var report = PerOperation(Measured(
-            new MethodCost { MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", Calls = Exact(1000), SuspendingCalls = Exact(1000), Hops = Exact(4000) },
+            new MethodCost { MethodKey = "Shop.Checkout.RunAsync", DisplayName = "Shop.Checkout.RunAsync", Calls = Exact(1000), SuspendingCalls = Exact(1000), Hops = Exact(4000), AwaitedCalls = [together] },
             new MethodCost
             {
                 MethodKey = "Shop.Stock.ReserveAsync", DisplayName = "Shop.Stock.ReserveAsync", Calls = Exact(4000), SuspendingCalls = Exact(4000), Hops = Exact(4000),
@@ -84,6 +94,21 @@ public class HotFindingsRankerTests
         Assert.Equal(7.6, loop.Time.LowerBound, 9);
         Assert.Equal("Shop.Checkout.RunAsync", loop.Method!.MethodKey);
         Assert.Contains("Shop.Stock.ReserveAsync: 4,000 suspending call(s) × 2.0 ms", loop.Time.Explanation, StringComparison.Ordinal);
+        var saving = loop.Time.Saving!;
+        Assert.Equal(TimeBasis.SavingIfTogether, saving.Basis);
+        Assert.Equal((6.0, 0.3), (saving.Milliseconds!.Value, saving.Milliseconds.ErrorBound));
+        Assert.Equal(6 * (1 - (Figure.StandardErrors / Math.Sqrt(1000))), loop.Time.SavingLowerBound, 9); // 1,000 runs prove less than the bound
+        Assert.Contains("1,000 run(s) of 4.0 call(s) of Shop.Stock.ReserveAsync, 8.0 ms one after another less the longest", saving.Explanation, StringComparison.Ordinal);
+        // The Task.Yield's hops are what its fix saves: no saving of their own.
+        Assert.Null(ranked[1].Time.Saving);
+
+        // Without the runs (the loop's method not seen awaiting them) the saving is not observable, and it proves nothing.
+        var unlinked = PerOperation(Measured([.. report.Methods.Select(m => m.MethodKey == "Shop.Checkout.RunAsync"
+            ? new MethodCost { MethodKey = m.MethodKey, DisplayName = m.DisplayName, Calls = m.Calls, SuspendingCalls = m.SuspendingCalls, Hops = m.Hops } : m)]), 1000);
+        var unsure = HotFindingsRanker.Rank(findings, unlinked).Findings;
+        Assert.Equal(["AC0005", "AC0001"], unsure.Select(h => h.Finding.RuleId));
+        Assert.Equal(TimeBasis.NotObservable, unsure[1].Time.Saving!.Basis);
+        Assert.Equal(8.0, unsure[1].Time.Milliseconds!.Value, 9); // its cost is kept beside it
 
         // Without elapsed times (an older report) the same loop is priced by its callee's hops, still not by its own row.
         var older = PerOperation(Measured([.. report.Methods.Select(m => m.MethodKey == "Shop.Stock.ReserveAsync"

@@ -19,6 +19,11 @@ public class AccuracyTests
     private const string IteratorMethod = "AsyncCost.Workload.Scenarios.CountAsync";
     private const string DriverMethod = "AsyncCost.Workload.Scenarios.DriveYieldsAsync";
     private const string DelayMethod = "AsyncCost.Workload.Scenarios.DelayOnceAsync";
+    private const string ComputeThenYieldMethod = "AsyncCost.Workload.Scenarios.ComputeThenYieldAsync";
+    private const string ComputeMethod = "AsyncCost.Workload.Scenarios.ComputeAsync";
+
+    /// <summary>What each ComputeAsync call computes (the workload's Scenarios.ComputeMilliseconds).</summary>
+    private const double ComputeMs = 5;
 
     /// <summary>The delay each DelayOnceAsync call awaits (the workload's Scenarios.DelayMilliseconds).</summary>
     private const double DelayMs = 20;
@@ -314,6 +319,26 @@ public class AccuracyTests
         Assert.Equal(FigureKind.Exact, row.ElapsedMilliseconds!.Kind);
         Assert.Equal(calls * perCall.Value, row.ElapsedMilliseconds.Value, 6);
         Assert.True(row.ElapsedMilliseconds.Value <= (truth.CallSeconds * 1_000) + (calls * ClockSlackMs));
+    }
+
+    [Fact]
+    public async Task Elapsed_time_per_call_holds_the_computing_before_the_first_await_and_a_method_that_never_suspends_has_a_row()
+    {
+        // Each call computes 5 ms by the clock in a callee that never suspends, then suspends on Task.Yield: most of what its
+        // caller waits (timed by a Stopwatch from before the call to after the await) comes before its first suspension.
+        const int calls = 300;
+        var (report, truth) = await LaunchAsync("compute-then-yield", calls, MeasurementPasses.Hops);
+
+        var row = Row(report, ComputeThenYieldMethod);
+        var perCall = row.ElapsedPerCallMilliseconds!;
+        Assert.Equal(calls, perCall.Samples);
+        var callerMs = truth.CallSeconds * 1_000 / calls;
+        AssertWithin(callerMs, perCall.Value, 0.10);
+        Assert.True(perCall.Value >= ComputeMs * (calls - 1) / calls, $"{perCall.Value:F3} ms per call: the {ComputeMs} ms computed before the first suspension are not in it");
+        var neverSuspends = Row(report, ComputeMethod);
+        Assert.Equal(0, neverSuspends.SuspendingCalls!.Value);
+        Assert.Null(neverSuspends.ElapsedPerCallMilliseconds);
+        Assert.Null(neverSuspends.ElapsedMilliseconds);
     }
 
     [Fact]

@@ -81,8 +81,8 @@ public class ElapsedTimeTests
         Assert.Equal((88, perCall.ErrorBound, FigureKind.Estimate), (onePending.Value, onePending.ErrorBound, onePending.Kind));
         Assert.Equal(300 * 22, scaled.Value, 9);
         Assert.Equal(Math.Sqrt(Math.Pow(297 * perCall.ErrorBound, 2) + Math.Pow(22 * 30, 2)), scaled.ErrorBound, 9);
-        // Nothing suspended: nobody waited. Calls suspended, none timed: unknown, not zero.
-        Assert.Equal(0, ElapsedTime.Total(null, Figure.Exact(0, FigureSource.HopPass))!.Value);
+        // Nothing suspended: what callers waited (the synchronous runs) no event tells. Calls suspended, none timed: unknown, not zero.
+        Assert.Null(ElapsedTime.Total(null, Figure.Exact(0, FigureSource.HopPass)));
         Assert.Null(ElapsedTime.Total(null, Figure.Exact(5, FigureSource.HopPass)));
         Assert.Null(ElapsedTime.Total(perCall, null));
     }
@@ -111,7 +111,7 @@ public class ElapsedTimeTests
         => new ReportBuilder(modules).Build(new ReportSource { Kind = SourceKind.TraceFile }, [pass], [], StopReason.EndOfTrace, cutShort: false, []);
 
     /// <summary>One stream of the hop pass: <paramref name="calls"/> YieldOnceAsync calls of the given lengths, one after
-    /// another, each dequeuing one work item; then <paramref name="pending"/> calls that have not completed when it ends.</summary>
+    /// another, each beginning a work item; then <paramref name="pending"/> calls that have not completed when it ends.</summary>
     private static EventReader Stream(MethodCatalog modules, double[] calls, int pending = 0)
     {
         var reader = new EventReader(modules);
@@ -119,8 +119,8 @@ public class ElapsedTimeTests
         var task = 0;
         foreach (var length in calls)
         {
+            reader.Hops.OnWorkItemDequeued(1, now); // each call begins its work item
             reader.Hops.OnOperationBegin(1, ++task, "Async: <YieldOnceAsync>d__0", now);
-            reader.Hops.OnWorkItemDequeued(2);
             now += length;
             reader.Hops.OnOperationEnd(task, now);
         }
@@ -145,6 +145,25 @@ public class ElapsedTimeTests
         Assert.Equal(FigureKind.Estimate, row.ElapsedMilliseconds.Kind);
         var warning = Assert.Single(report.Warnings, w => w.Code == "elapsed-pending");
         Assert.Contains("1 of 4 calls", warning.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_method_the_trace_says_ran_that_never_suspended_has_a_row_with_no_elapsed_time()
+    {
+        var modules = new MethodCatalog();
+        modules.AddMethod("Shop.Prices+<GetPriceAsync>d__1", "MoveNext", "instance void  ()");
+        modules.AddMethod("Shop.Prices", "GetPriceAsync", "instance value class System.Threading.Tasks.ValueTask`1<int32>  (int32)");
+        // A synchronous iterator's state machine is named alike; it is no async method.
+        modules.AddMethod("Shop.Prices+<Symbols>d__2", "MoveNext", "instance bool  ()");
+        modules.AddMethod("Shop.Prices", "Symbols", "class System.Collections.Generic.IEnumerable`1<string>  ()");
+
+        var report = Build(modules, new PassResult { Pass = MeasurementPasses.Hops, Figures = PassFigures.Of(Stream(modules, [20])) });
+
+        var row = Assert.Single(report.Methods, m => m.MethodKey == "Shop.Prices.GetPriceAsync");
+        Assert.Equal(0, row.SuspendingCalls!.Value);
+        Assert.Null(row.ElapsedPerCallMilliseconds);
+        Assert.Null(row.ElapsedMilliseconds);
+        Assert.DoesNotContain(report.Methods, m => m.MethodKey == "Shop.Prices.Symbols");
     }
 
     [Fact]

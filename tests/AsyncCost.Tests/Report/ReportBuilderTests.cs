@@ -101,7 +101,7 @@ public class ReportBuilderTests
         var hops = new EventReader(methods);
         hops.Hops.OnOperationBegin(1, 10, "Async: <StreamAsync>d__2", 0);
         hops.Hops.OnOperationBegin(1, 20, "Async: <StreamAsync>d__2", 0);
-        hops.Hops.OnSynchronousWorkBegin(1, 99, work: 2);
+        hops.Hops.OnSynchronousWorkBegin(1, 99, work: 2, timestampMs: 0);
         for (var call = 0; call < 6; call++)
         {
             hops.Hops.OnWaitBegin(1, 1_000 + call, call % 2 == 0 ? 10 : 20, behavior: 2, timestampMs: 0);
@@ -279,9 +279,9 @@ public class ReportBuilderTests
         var (modules, allocations, hops) = Readers();
         allocations.Allocations.OnAllocationSampled("AsyncStateMachineBox`1[System.Int32,AsyncCost.Workload.Scenarios+<YieldOnceAsync>d__0]", 96);
         hops.Hops.OnOperationBegin(1, 10, "Async: <YieldOnceAsync>d__0", 0);
-        hops.Hops.OnContinuationScheduled(1, 11);
-        hops.Hops.OnWorkItemDequeued(2);
-        hops.Hops.OnContinuationStarted(2, 11);
+        hops.Hops.OnContinuationScheduled(1, 11, timestampMs: 0);
+        hops.Hops.OnWorkItemDequeued(2, timestampMs: 0);
+        hops.Hops.OnContinuationStarted(2, 11, timestampMs: 0);
         hops.Hops.OnOperationBegin(1, 20, "Async: <HandoffAsync>d__1", 0); // only in the hop pass: resolved through metadata
 
         var report = Build(modules,
@@ -322,12 +322,12 @@ public class ReportBuilderTests
             if (item <= hopping)
             {
                 window.Hops.OnOperationBegin(1, 2 * item, "Async: <YieldOnceAsync>d__0", 0);
-                window.Hops.OnContinuationScheduled(1, (2 * item) + 1);
+                window.Hops.OnContinuationScheduled(1, (2 * item) + 1, timestampMs: 0);
             }
-            window.Hops.OnWorkItemDequeued(2);
+            window.Hops.OnWorkItemDequeued(2, timestampMs: 0);
             if (item <= hopping)
             {
-                window.Hops.OnContinuationStarted(2, (2 * item) + 1);
+                window.Hops.OnContinuationStarted(2, (2 * item) + 1, timestampMs: 0);
             }
         }
         return window;
@@ -396,15 +396,15 @@ public class ReportBuilderTests
     {
         var window = new EventReader(modules);
         window.Hops.OnOperationBegin(1, 1, "Async: <YieldOnceAsync>d__0", 0);
-        window.Hops.OnContinuationScheduled(1, 2);
-        window.Hops.OnWorkItemDequeued(2);
-        window.Hops.OnContinuationStarted(2, 2);
+        window.Hops.OnContinuationScheduled(1, 2, timestampMs: 0);
+        window.Hops.OnWorkItemDequeued(2, timestampMs: 0);
+        window.Hops.OnContinuationStarted(2, 2, timestampMs: 0);
         window.Hops.OnWaitBegin(2, 10, 0, behavior: 1, timestampMs: 10);
         window.Hops.OnWaitEnd(2, 10, timestampMs: 410);
         window.Hops.OnOperationEnd(1, timestampMs: 450);
         for (var item = 1; item < workItems; item++)
         {
-            window.Hops.OnWorkItemDequeued(3);
+            window.Hops.OnWorkItemDequeued(3, timestampMs: 0);
         }
         return window;
     }
