@@ -51,7 +51,8 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ])
         {
             Note = "Predicted: the first run's saving (for an await in a loop, per execution of the loop its calls' elapsed time less "
-                + "the longest, what running them together leaves), with its 95 % bound. Measured: on the finding's own path, what the "
+                + "the longest, what running them together leaves if their latencies are independent), with its 95 % bound, to the "
+                + "same less their mean (if, run together, they finish together: a shared timer tick). Measured: on the finding's own path, what the "
                 + "loop's method waited on those callees (one after another and together) in the first run less in the second, so "
                 + "another fix in the method is not credited to it; its bound the two runs' in quadrature. In bound: the two 95 % "
                 + "intervals meet. The second run's timings move with the machine's load, as the first run's did.",
@@ -60,7 +61,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             var saving = change.Saving!;
             table.AddRow(change.Before.Rank.ToString(CultureInfo.InvariantCulture), change.Before.Finding.RuleId, HotFindingsDocument.Location(change.Before.Finding),
-                Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
+                saving.PredictedIfOverlapping is { } top ? $"{Numbers.Time(saving.Predicted)} to {Numbers.Time(top.Value)}" : Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
                 saving.WithinPrediction switch { true => "yes", false => "no", null => "-" });
         }
 
@@ -88,6 +89,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ["beforeExplanation"] = change.Before.Time.Explanation,
         ["afterExplanation"] = change.After.Explanation,
         ["savingPredicted"] = change.Saving is { } saving ? Comparison.FigureJson(saving.Predicted, loadDependent: false) : null,
+        ["savingPredictedIfOverlapping"] = Comparison.FigureJson(change.Saving?.PredictedIfOverlapping, loadDependent: false),
         ["savingMeasured"] = Comparison.FigureJson(change.Saving?.Measured, loadDependent: false),
         ["savingWithinPrediction"] = change.Saving?.WithinPrediction,
         ["savingExplanation"] = change.Saving?.Explanation,

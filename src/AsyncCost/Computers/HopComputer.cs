@@ -86,8 +86,12 @@ internal sealed class AwaitedCallee(string calleeName)
     public CallDurations Sequential { get; } = new();
 
     /// <summary>Per run, its calls' elapsed time less the longest of them: what running the run's calls together would have
-    /// saved, each taking as long as it did.</summary>
+    /// saved, each taking as long as it did (their latencies independent).</summary>
     public CallDurations SavingIfTogether { get; } = new();
+
+    /// <summary>Per run, its calls' elapsed time less their mean: what running them together would have saved had they
+    /// finished together (latencies that move as one: a shared timer tick, one connection's round trip).</summary>
+    public CallDurations SavingIfOverlapping { get; } = new();
 
     /// <summary>Groups of calls started together with every call timed.</summary>
     public long Groups { get; private set; }
@@ -111,6 +115,7 @@ internal sealed class AwaitedCallee(string calleeName)
         Calls += calls;
         Sequential.Add(sequentialMs);
         SavingIfTogether.Add(Math.Max(sequentialMs - longestMs, 0));
+        SavingIfOverlapping.Add(sequentialMs - (sequentialMs / calls));
     }
 
     public void Add(AwaitedCallee other)
@@ -119,6 +124,7 @@ internal sealed class AwaitedCallee(string calleeName)
         Calls += other.Calls;
         Sequential.Add(other.Sequential);
         SavingIfTogether.Add(other.SavingIfTogether);
+        SavingIfOverlapping.Add(other.SavingIfOverlapping);
         Groups += other.Groups;
         CallsTogether += other.CallsTogether;
         Together.Add(other.Together);

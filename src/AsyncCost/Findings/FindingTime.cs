@@ -93,6 +93,12 @@ public sealed record FindingTime
     /// removes the cost (time blocked, hops, calls): the saving is <see cref="Milliseconds"/>.</summary>
     public FindingTime? Saving { get; init; }
 
+    /// <summary>For an await in a loop, the saving had the calls, run together, finished together (each execution's calls less
+    /// their mean, not their longest): the top of the prediction, per the same unit. A trace of the calls one after another
+    /// cannot tell how their latencies would overlap; <see cref="Saving"/> assumes they would not at all, this that they would
+    /// fully (a shared timer tick, one connection's round trip). Null elsewhere.</summary>
+    public Figure? SavingIfOverlapping { get; init; }
+
     /// <summary>What the ranking sorts by: the lower bound of the saving, which is the cost's where the fix removes the cost.</summary>
     public double SavingLowerBound => Saving?.LowerBound ?? LowerBound;
 }
@@ -226,10 +232,13 @@ public static class FindingTimes
                     : $"the hop pass saw {own.DisplayName} await none of its callees' calls one after another", scale);
         }
         var saving = Figure.Sum(awaited.Select(a => a.SavingIfTogetherMilliseconds))!;
+        var overlapping = Figure.Sum(awaited.Select(a => a.SavingIfOverlappingMilliseconds));
         var parts = string.Join(" + ", awaited.Select(a => Text(
             $"{a.Runs.Value:N0} run(s) of {a.CallsPerRun:N1} call(s) of {a.DisplayName}, {Milliseconds(a.SequentialMilliseconds!.Value / Math.Max(a.Runs.Value, 1))} one after another less the longest, {Milliseconds(a.SavingIfTogetherPerRunMilliseconds!.Value)} ± {Milliseconds(a.SavingIfTogetherPerRunMilliseconds.ErrorBound)} a run")));
-        return Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds!.Samples), "loop runs", 0, scale, [own!.MethodKey],
-            Text($"running each execution of the loop's calls together, as {own.DisplayName} awaited them: {parts} = {Milliseconds(saving.Value)} (hop pass)"));
+        var predicted = Make(TimeBasis.SavingIfTogether, saving, awaited.Sum(a => a.SavingIfTogetherPerRunMilliseconds!.Samples), "loop runs", 0, scale, [own!.MethodKey],
+            Text($"running each execution of the loop's calls together, as {own.DisplayName} awaited them: {parts} = {Milliseconds(saving.Value)} (hop pass)")
+            + (overlapping is null ? "" : Text($"; up to {Milliseconds(overlapping.Value)} if the calls, run together, finish together (less the mean call, not the longest)")));
+        return predicted with { SavingIfOverlapping = overlapping?.Per(scale.Divisor(overlapping.Source)) };
     }
 
     private static FindingTime HopsOf(IReadOnlyList<CostRow> rows, TimeScale scale)

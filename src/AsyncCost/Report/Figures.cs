@@ -452,6 +452,12 @@ public sealed class AwaitedCall
     /// its bound the mean's bound times the runs (what another run of the same work would save, not only this one's sum).</summary>
     [Description("The predicted saving over the recording: the mean per run times the runs, its bound the mean's bound times the runs.")]
     public Figure? SavingIfTogetherMilliseconds { get; init; }
+
+    /// <summary>Per run, the calls' elapsed time less their mean: the saving had the calls, run together, finished together
+    /// (latencies that move as one). With <see cref="SavingIfTogetherMilliseconds"/> it bounds the prediction: a sequential
+    /// trace cannot tell how the calls' latencies would overlap.</summary>
+    [Description("Per run, the calls' elapsed time less their mean (what running them together saves if they finish together): the mean per run times the runs, its bound the mean's bound times the runs. With savingIfTogetherMilliseconds it bounds the prediction.")]
+    public Figure? SavingIfOverlappingMilliseconds { get; init; }
 }
 
 /// <summary>Whose code an async method is: reports show the application's own methods first and group the rest by assembly.</summary>

@@ -648,6 +648,7 @@ internal sealed class ReportBuilder(MethodCatalog catalog)
                         WaitedMilliseconds = Figure.Sum([sequential, together])!,
                         SavingIfTogetherPerRunMilliseconds = hopScale.PerCallTime(ElapsedTime.PerCall(callee.SavingIfTogether)),
                         SavingIfTogetherMilliseconds = Expected(callee.SavingIfTogether, runs),
+                        SavingIfOverlappingMilliseconds = Expected(callee.SavingIfOverlapping, runs),
                     };
                 })
                 .OrderByDescending(call => call.WaitedMilliseconds.Value)];

@@ -53,6 +53,8 @@ public class HopComputerAwaitRunTests
         Assert.Equal((2, 4 + 6 + 5 + 4.0), (price.Sequential.Count, price.Sequential.SumMs));
         // Run one: 4 + 6 + 5 ms less its longest, 6; run two, one call: nothing to overlap.
         Assert.Equal((2, 4 + 5 + 0.0), (price.SavingIfTogether.Count, price.SavingIfTogether.SumMs));
+        // Had they finished together: run one less its mean call (5 ms), run two nothing.
+        Assert.Equal((2, 15 - 5 + 0.0), (price.SavingIfOverlapping.Count, price.SavingIfOverlapping.SumMs));
         Assert.Equal(0, price.Groups); // each call was awaited directly: none ran together
     }
 

@@ -34,6 +34,7 @@ public class FindingTimeChangesTests
         WaitedMilliseconds = Timed(8_000, 400, Checkouts),
         SequentialMilliseconds = Timed(8_000, 400, Checkouts), SavingIfTogetherPerRunMilliseconds = Timed(6, 0.3, Checkouts),
         SavingIfTogetherMilliseconds = Timed(6_000, 300, Checkouts),
+        SavingIfOverlappingMilliseconds = Timed(6_500, 300, Checkouts),
     };
 
     private static MethodCost Reserve(long calls, Figure elapsed) => new()
@@ -114,7 +115,11 @@ public class FindingTimeChangesTests
         Assert.True(saving.WithinPrediction);
         Assert.Null(Assert.Single(changes, c => c.Before.Finding.RuleId == "AC0006").Saving);
 
-        // Had the calls, together, still taken 7 ms a checkout, the measurement would lie outside the prediction.
+        Assert.Equal((6.5, 0.3), (saving.PredictedIfOverlapping!.Value, saving.PredictedIfOverlapping.ErrorBound));
+        // Calls that, together, finished together (1.2 ms a checkout: 6.8 ms saved, more than 'less the longest' predicts)
+        // lie within the prediction's top; had they together still taken 7 ms, or finished sooner than one call, outside.
+        Assert.True(FindingTimeChanges.Between([Loop], Costly, Run(MeasurementPasses.Hops, Together(1_200), Reserve(4_000, Timed(8_400, 400, 4_000))), 0.10)[0].Saving!.WithinPrediction);
+        Assert.False(FindingTimeChanges.Between([Loop], Costly, Run(MeasurementPasses.Hops, Together(500), Reserve(4_000, Timed(8_400, 400, 4_000))), 0.10)[0].Saving!.WithinPrediction);
         var slow = Run(MeasurementPasses.Hops, Together(7_000), Reserve(4_000, Timed(8_400, 400, 4_000)));
         Assert.False(FindingTimeChanges.Between([Loop], Costly, slow, 0.10)[0].Saving!.WithinPrediction);
         // Without the hop pass in the second run there is nothing to measure the path by: said, not guessed.
