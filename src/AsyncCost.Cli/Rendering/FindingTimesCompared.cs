@@ -51,9 +51,9 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ])
         {
             Note = "Predicted: the first run's saving (for an await in a loop, per execution of the loop its calls' elapsed time less "
-                + "the longest, what running them together leaves if their latencies are independent), with its 95 % bound, to the "
-                + "same less their mean (if, run together, they finish together: a shared timer tick). Measured: on the finding's own path, what the "
-                + "loop's method waited on those callees (one after another and together) in the first run less in the second, so "
+                + "the longest, what running them together leaves if their latencies are independent, to the same less their mean, "
+                + "if run together they finish together: a shared timer tick); each end has a 95 % bound (in the json). Measured: on "
+                + "the finding's own path, what the loop's method waited on those callees (one after another and together) in the first run less in the second, so "
                 + "another fix in the method is not credited to it; its bound the two runs' in quadrature. In bound: the two 95 % "
                 + "intervals meet. The second run's timings move with the machine's load, as the first run's did.",
         };
@@ -61,11 +61,19 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             var saving = change.Saving!;
             table.AddRow(change.Before.Rank.ToString(CultureInfo.InvariantCulture), change.Before.Finding.RuleId, HotFindingsDocument.Location(change.Before.Finding),
-                saving.PredictedIfOverlapping is { } top ? $"{Numbers.Time(saving.Predicted)} to {Numbers.Time(top.Value)}" : Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
+                saving.PredictedIfOverlapping is { } top ? Range(saving.Predicted.Value, top.Value) : Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
                 saving.WithinPrediction switch { true => "yes", false => "no", null => "-" });
         }
 
         return table;
+    }
+
+    /// <summary>A predicted interval, its bounds in the note: "13.2–15.6 ms" (the unit once where both share it).</summary>
+    private static string Range(double low, double high)
+    {
+        var (from, to) = (Numbers.Time(low), Numbers.Time(high));
+        var unit = to[(to.LastIndexOf(' ') + 1)..];
+        return from.EndsWith(" " + unit, StringComparison.Ordinal) ? $"{from[..^(unit.Length + 1)]}–{to}" : $"{from}–{to}";
     }
 
     /// <summary>The findings for json: each with both figures, the change and why.</summary>
