@@ -61,19 +61,11 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             var saving = change.Saving!;
             table.AddRow(change.Before.Rank.ToString(CultureInfo.InvariantCulture), change.Before.Finding.RuleId, HotFindingsDocument.Location(change.Before.Finding),
-                saving.PredictedIfOverlapping is { } top ? Range(saving.Predicted.Value, top.Value) : Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
+                saving.PredictedIfOverlapping is { } top ? Numbers.TimeRange(saving.Predicted.Value, top.Value) : Numbers.Time(saving.Predicted), saving.Measured is { } measured ? Numbers.Time(measured) : Numbers.NotObservable,
                 saving.WithinPrediction switch { true => "yes", false => "no", null => "-" });
         }
 
         return table;
-    }
-
-    /// <summary>A predicted interval, its bounds in the note: "13.2–15.6 ms" (the unit once where both share it).</summary>
-    private static string Range(double low, double high)
-    {
-        var (from, to) = (Numbers.Time(low), Numbers.Time(high));
-        var unit = to[(to.LastIndexOf(' ') + 1)..];
-        return from.EndsWith(" " + unit, StringComparison.Ordinal) ? $"{from[..^(unit.Length + 1)]}–{to}" : $"{from}–{to}";
     }
 
     /// <summary>The findings for json: each with both figures, the change and why.</summary>

@@ -66,15 +66,29 @@ internal static class Numbers
         {
             return "0 ms";
         }
-        var (value, unit) = Math.Abs(milliseconds) switch
-        {
-            >= 1000 => (milliseconds / 1000, "s"),
-            >= 1 => (milliseconds, "ms"),
-            >= 0.001 => (milliseconds * 1000, "µs"),
-            _ => (milliseconds * 1_000_000, "ns"),
-        };
-        return value.ToString(Math.Abs(value) >= 100 ? "#,##0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture) + " " + unit;
+        var (scale, unit) = TimeUnit(milliseconds);
+        return TimeDigits(milliseconds * scale) + " " + unit;
     }
+
+    /// <summary>A span of times in milliseconds, in the unit of its larger end ("13.2–15.6 ms", "0.80–1.20 s").</summary>
+    public static string TimeRange(double lowMilliseconds, double highMilliseconds)
+    {
+        var (scale, unit) = TimeUnit(highMilliseconds);
+        return $"{TimeDigits(lowMilliseconds * scale)}–{TimeDigits(highMilliseconds * scale)} {unit}";
+    }
+
+    /// <summary>The unit a time in milliseconds reads best in, and the factor to it.</summary>
+    private static (double Scale, string Unit) TimeUnit(double milliseconds) => Math.Abs(milliseconds) switch
+    {
+        >= 1000 => (1.0 / 1000, "s"),
+        >= 1 => (1.0, "ms"),
+        >= 0.001 => (1000.0, "µs"),
+        _ => (1_000_000.0, "ns"),
+    };
+
+    /// <summary>About three significant digits.</summary>
+    private static string TimeDigits(double value) =>
+        value.ToString(Math.Abs(value) >= 100 ? "#,##0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
 
     /// <summary>A time figure given in milliseconds ("~41.2 µs ±12%"), as <see cref="Figure(Report.Figure?, Func{double, string})"/> marks it;
     /// a zero with no bound (no call suspended) reads "0 ms".</summary>

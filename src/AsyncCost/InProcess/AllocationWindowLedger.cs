@@ -14,8 +14,9 @@ namespace AsyncCost.InProcess;
 /// </summary>
 internal sealed class AllocationWindowLedger
 {
-    /// <summary>Work items in two windows below which they do not tell how much work each saw.</summary>
-    private const long MinWorkItemsToWeigh = 1_000;
+    /// <summary>Thread-pool work items below which they do not tell how much work was done (the listener's own timer
+    /// callbacks are a few per period): the listener's span scaling reads it too.</summary>
+    internal const long MinWorkItemsToTellWork = 1_000;
 
     private readonly TimeSpan _lateEventAllowance;
     // The windows a late sample may still fall in, the open one last.
@@ -100,7 +101,7 @@ internal sealed class AllocationWindowLedger
     }
 
     /// <summary>The current window's share of the span: by work items where both windows saw enough, else by bytes counted.</summary>
-    private static double Share(Window current, Window previous) => current.WorkItems + previous.WorkItems >= MinWorkItemsToWeigh
+    private static double Share(Window current, Window previous) => current.WorkItems + previous.WorkItems >= MinWorkItemsToTellWork
         ? (double)current.WorkItems / (current.WorkItems + previous.WorkItems)
         : (double)current.Counted / (current.Counted + previous.Counted);
 

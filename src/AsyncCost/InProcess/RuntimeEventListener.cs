@@ -57,10 +57,6 @@ internal sealed class RuntimeEventListener : EventListener
     /// <summary>Runtime events reach the listener after a delay: windows are kept this long past their end to judge late ones.</summary>
     private static readonly TimeSpan LateEventAllowance = TimeSpan.FromSeconds(30);
 
-    /// <summary>Work items outside the hop windows below which they do not tell how much work was done (the listener's own
-    /// timer callbacks are a few per period).</summary>
-    private const long MinWorkItemsToScaleBytes = 1_000;
-
     private enum Phase { Hops, HopTail, Allocations, Quiet }
 
     private static readonly Phase[] Cycle = [Phase.Hops, Phase.HopTail, Phase.Allocations, Phase.Quiet];
@@ -447,7 +443,7 @@ internal sealed class RuntimeEventListener : EventListener
             var ticks = Stopwatch.GetTimestamp();
             var workItems = ThreadPool.CompletedWorkItemCount;
             var sinceLastWindow = workItems - _workItemsAtLastWindowEnd;
-            var outsideHops = sinceLastWindow - _hopSpanWorkItems >= MinWorkItemsToScaleBytes
+            var outsideHops = sinceLastWindow - _hopSpanWorkItems >= AllocationWindowLedger.MinWorkItemsToTellWork
                 ? (double)(sinceLastWindow - _hopSpanWorkItems) / sinceLastWindow
                 : (double)(ticks - _lastWindowEnd - _hopSpanTicks) / (ticks - _lastWindowEnd);
             var spanBytes = (allocated - _allocatedAtLastWindowEnd - _hopSpanBytes) / outsideHops;
