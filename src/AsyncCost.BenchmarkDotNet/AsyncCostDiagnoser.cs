@@ -14,13 +14,14 @@ namespace AsyncCost.BenchmarkDotNet;
 /// <summary>
 /// Per benchmark, what its async methods cost per operation: bytes, state-machine boxes, thread-pool hops and blocking
 /// waits, each an exact count or an estimate with its 95 % bound, and the methods behind them (exported beside
-/// BenchmarkDotNet's own files as <c>*-asynccost.md</c> and <c>*-asynccost.csv</c>). It measures in an extra run of its own,
-/// never in the timed iterations, with the runtime library's sessions attached to that run's process: the hop pass (every
-/// TPL and thread-pool event) over its actual iterations, then the allocation pass (AllocationSampled, TPL events off) over
-/// the iteration BenchmarkDotNet runs after them for its extra statistics, the one MemoryDiagnoser reads, so the two agree
-/// where they measure the same bytes. That iteration exists when a MemoryDiagnoser (or Threading/ExceptionDiagnoser) is
-/// configured too; hops need a job that fixes IterationCount. Add it with <c>[AsyncCostDiagnoser]</c> or
-/// <c>config.AddDiagnoser(AsyncCostDiagnoser.Default).AddColumnProvider(AsyncCostDiagnoser.Columns)</c>.
+/// BenchmarkDotNet's own files as <c>*-asynccost.md</c> and <c>*-asynccost.csv</c>), never in the timed iterations, with the
+/// runtime library's sessions attached to the benchmark's process: the allocation pass (AllocationSampled, TPL events off)
+/// over the iteration BenchmarkDotNet runs after the actual ones for its extra statistics, the one MemoryDiagnoser reads,
+/// so the two agree where they measure the same bytes; that iteration exists when a MemoryDiagnoser (or
+/// Threading/ExceptionDiagnoser) is configured too. Hops need every TPL event over the actual iterations, whose
+/// operations are known only when the job fixes IterationCount: for such a job both passes run in an extra run (a second
+/// run of the whole job), for any other the allocation pass rides the benchmark's own run. Add it with
+/// <c>[AsyncCostDiagnoser]</c> or <c>config.AddDiagnoser(AsyncCostDiagnoser.Default).AddColumnProvider(AsyncCostDiagnoser.Columns)</c>.
 /// </summary>
 public sealed class AsyncCostDiagnoser : IDiagnoser
 {
@@ -41,7 +42,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
     /// <c>[AsyncCostDiagnoser]</c> does.</summary>
     public static IColumnProvider Columns => AsyncCostMetrics.Columns;
 
-    /// <summary>Each benchmark's figures, once its extra run is over.</summary>
+    /// <summary>Each benchmark's figures, once its runs are over.</summary>
     public IReadOnlyDictionary<BenchmarkCase, BenchmarkAsyncCost> Results
     {
         get
@@ -63,7 +64,11 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
     public IEnumerable<IAnalyser> Analysers => [];
 
     /// <inheritdoc/>
-    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => RunMode.ExtraRun;
+    /// <remarks>Hops need every TPL event over the timed iterations, which would slow them: a run of their own, which
+    /// BenchmarkDotNet makes a whole second run of the job. Bytes need only the untimed extra-statistics iteration, which
+    /// the benchmark's own run has: without hops (a job that does not fix IterationCount has none to give) the diagnoser
+    /// rides that run and costs an attach, not a run.</remarks>
+    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => MeasuresHops(benchmarkCase) ? RunMode.ExtraRun : RunMode.NoOverhead;
 
     /// <inheritdoc/>
     /// <remarks>BenchmarkDotNet's host calls this synchronously between runs: the one place the diagnoser blocks on a session.</remarks>
@@ -72,7 +77,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
         ArgumentNullException.ThrowIfNull(parameters);
         switch (signal)
         {
-            case HostSignal.BeforeActualRun:
+            case HostSignal.BeforeActualRun when MeasuresHops(parameters.BenchmarkCase):
                 _running = AttachedPass.Start(parameters.Process.Id, MeasurementPasses.Hops);
                 break;
             case HostSignal.AfterActualRun:
@@ -112,7 +117,7 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
             {
                 return [];
             }
-            var actualIterations = results.BenchmarkCase.Job.Run.HasValue(global::BenchmarkDotNet.Jobs.RunMode.IterationCountCharacteristic) ? results.BenchmarkCase.Job.Run.IterationCount : 0;
+            var actualIterations = MeasuresHops(results.BenchmarkCase) ? results.BenchmarkCase.Job.Run.IterationCount : 0;
             var nothingAllocated = results.GcStats.TotalOperations > 0 && results.GcStats.GetTotalAllocatedBytes(excludeAllocationQuantumSideEffects: true) == 0;
             cost = new BenchmarkAsyncCost(reports.Allocations, iterationOperations, reports.Hops, actualIterations * iterationOperations, nothingAllocated);
             _results[results.BenchmarkCase] = cost;
@@ -131,6 +136,10 @@ public sealed class AsyncCostDiagnoser : IDiagnoser
             logger.WriteLineInfo($"AsyncCost: no hop figures for {string.Join(", ", withoutHops)}: the hop pass records the actual iterations, whose operations are known only when the job fixes their number (IterationCount).");
         }
     }
+
+    /// <summary>The hop pass counts the actual iterations' operations, known only when the job fixes their number.</summary>
+    private static bool MeasuresHops(BenchmarkCase benchmarkCase) =>
+        benchmarkCase.Job.Run.HasValue(global::BenchmarkDotNet.Jobs.RunMode.IterationCountCharacteristic);
 
     /// <inheritdoc/>
     public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];

@@ -21,7 +21,7 @@ internal static class AsyncCostMetrics
 
     private static readonly FigureColumn[] Figures =
     [
-        new("AsyncCostBytes", "Async B/op", "Bytes async methods allocated per operation (AsyncCost allocation pass, extra run)", "N1", 0, c => c.AsyncMethodBytes, IsBound: false),
+        new("AsyncCostBytes", "Async B/op", "Bytes async methods allocated per operation (AsyncCost allocation pass over the extra-statistics iteration)", "N1", 0, c => c.AsyncMethodBytes, IsBound: false),
         new("AsyncCostBytesBound", "Async B/op ±", "95 % bound of Async B/op (sampled; - when exact)", "N1", 1, c => c.AsyncMethodBytes, IsBound: true),
         new("AsyncCostStateMachines", "State machines/op", "State-machine boxes allocated per operation (AsyncCost allocation pass)", "N3", 2, c => c.StateMachines, IsBound: false),
         new("AsyncCostStateMachinesBound", "State machines/op ±", "95 % bound of State machines/op (sampled; - when exact)", "N3", 3, c => c.StateMachines, IsBound: true),

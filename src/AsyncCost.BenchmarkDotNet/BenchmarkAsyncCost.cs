@@ -3,8 +3,9 @@ using AsyncCost.Report;
 namespace AsyncCost.BenchmarkDotNet;
 
 /// <summary>
-/// One benchmark's async cost per operation, from the reports of its extra run: the hop pass over the actual iterations,
-/// the allocation pass over the iteration BenchmarkDotNet runs after them for its extra statistics. Figures as the CLI's report has them: exact
+/// One benchmark's async cost per operation: the allocation pass over the iteration BenchmarkDotNet runs after the actual
+/// ones for its extra statistics and, for a job that fixes IterationCount, the hop pass over the actual iterations of an
+/// extra run. Figures as the CLI's report has them: exact
 /// counts, or estimates with their 95 % bound.
 /// </summary>
 public sealed class BenchmarkAsyncCost

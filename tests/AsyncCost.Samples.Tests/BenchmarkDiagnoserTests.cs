@@ -97,6 +97,23 @@ public sealed class BenchmarkDiagnoserTests : IDisposable
         Assert.True(Math.Abs(Number(yield["Async B/op"]) - Bytes(yield["Allocated"])) <= (2 * Number(yield["Async B/op ±"])) + 0.5, $"Async B/op {yield["Async B/op"]} ± {yield["Async B/op ±"]} against Allocated {yield["Allocated"]}");
     }
 
+    [Fact]
+    public async Task On_a_job_that_does_not_fix_its_iterations_the_bytes_come_from_the_benchmarks_own_run_without_an_extra_run()
+    {
+        var run = await DotnetCommand.RunAsync([Repository.BenchmarksDll, "--filter", "*DiagnoserWithoutHopsBenchmarks*", "--artifacts", _artifacts.FullName], TimeSpan.FromMinutes(8));
+        Assert.True(run.ExitCode == 0, run.ToString());
+
+        // BenchmarkDotNet announces each extra run a diagnoser asks for: none here.
+        Assert.DoesNotContain("// Run, Diagnostic", run.StandardOutput, StringComparison.Ordinal);
+        var results = Path.Combine(_artifacts.FullName, "results");
+        var taskOfInt = Row(Csv(Single(results, "*DiagnoserWithoutHopsBenchmarks-report.csv")), "TaskOfInt");
+        var (allocated, asyncBytes, bound) = (Bytes(taskOfInt["Allocated"]), Number(taskOfInt["Async B/op"]), Number(taskOfInt["Async B/op ±"]));
+        Assert.True(bound > 0 && Math.Abs(asyncBytes - allocated) <= (2 * bound) + 0.5, $"Async B/op {asyncBytes} ± {bound} against Allocated {allocated} B");
+        // No actual iteration was traced: no hop figure, said as such.
+        Assert.Equal("NA", taskOfInt["Hops/op"]);
+        Assert.Contains("AsyncCost: no hop figures for TaskOfInt", run.StandardOutput, StringComparison.Ordinal);
+    }
+
     public void Dispose() => _artifacts.Delete(recursive: true);
 
     private static string Single(string directory, string pattern) => Assert.Single(Directory.GetFiles(directory, pattern));

@@ -34,7 +34,7 @@ public class DiagnoserShapesBenchmarks
     public int TaskYield() => AddOneAfterYieldAsync(_value).GetAwaiter().GetResult();
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static async Task<int> AddOneAsync(int value)
+    internal static async Task<int> AddOneAsync(int value)
     {
         if (value < 0)
         {
