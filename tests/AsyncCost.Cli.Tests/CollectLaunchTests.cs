@@ -120,11 +120,12 @@ public sealed class CollectLaunchTests(LaunchedWorkloadRun run)
     }
 
     // The allocation trace alone (small, quick to read): calls, bytes/call, objects/call, no hops and no elapsed time. Every
-    // figure is then an estimate from samples: "~" and its bound in text, its bound and kind in csv.
+    // figure is then an estimate from samples: "~" and its bound in text, its bound and kind in csv. Objects per call is ~1
+    // (a box per call), not exactly 1 in csv: a sample of a one-off object the method made (its first call's) is its too.
     [Theory]
     [InlineData("table", @"YieldOnceAsync\s+~[\d,]+ ±[\d.]+%\s+-\s+~[\d.]+ ±[\d.]+%\s+~1\.0 ±[\d.]+%\s+-\s+~[\d.]+ MB ±[\d.]+%\s+[\d.]+ %\s+allocations")]
     [InlineData("markdown", @"\| AsyncCost\.Workload\.Scenarios\.YieldOnceAsync \| ~[\d,]+ ±[\d.]+% \| - \| ~[\d.]+ ±[\d.]+% \| ~1\.0 ±[\d.]+% \| - \|")]
-    [InlineData("csv", @"(?m)^AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,(\d+(\.\d+)?),[\d.]+,estimate,\1,,[\d.]+,[\d.E+-]+,1,")]
+    [InlineData("csv", @"(?m)^AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,AsyncCost\.Workload\.Scenarios\.YieldOnceAsync,(\d+(\.\d+)?),[\d.]+,estimate,\1,,[\d.]+,[\d.E+-]+,(?:1|1\.0\d*|0\.9\d*),")]
     public async Task Report_prints_the_rows_in_each_text_format(string format, string rowPattern)
     {
         var result = await ChildProcess.RunToolAsync("report", run.Traces[0], "--format", format, "--wide");
