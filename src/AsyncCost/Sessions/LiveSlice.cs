@@ -150,7 +150,7 @@ internal static class LiveSlice
         var interval = counterIntervalSeconds ?? options.CounterIntervalSeconds;
         IReadOnlyList<EventPipeProvider> providers = countersOnly ? Providers.CountersOnly(interval)
             : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
-            : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
+            : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => !Providers.SpansWindowedPass(p))];
         var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
             content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0,
             // The allocation pass's stacks charge each sample to the code that made it (one sample per ~100 KB allocated).
@@ -225,6 +225,7 @@ internal static class LiveSlice
                 if (countersOnly)
                 {
                     pass.WindowedPassCounters.Add(reader.Counters);
+                    pass.Figures.Requests.Add(reader.Requests);
                     pass.CountersDuration += reader.Duration ?? recorded;
                 }
                 else

@@ -40,6 +40,7 @@ internal static class Providers
                 new EventPipeProvider(KnownEvents.SampleProfilerProvider, EventLevel.Informational),
                 new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose, NamingKeywords),
                 counters,
+                Requests,
             ];
         }
         return pass == MeasurementPasses.Allocations
@@ -47,12 +48,14 @@ internal static class Providers
                 new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
                     (useAllocationTick ? KnownEvents.GcKeyword : KnownEvents.AllocationSamplingKeyword) | naming),
                 counters,
+                Requests,
             ]
             : [
                 new EventPipeProvider(KnownEvents.TplProvider, EventLevel.Verbose, KnownEvents.TplKeywords),
                 new EventPipeProvider(KnownEvents.FrameworkProvider, EventLevel.Verbose, KnownEvents.FrameworkKeywords),
                 new EventPipeProvider(KnownEvents.RuntimeProvider, nameMethods ? EventLevel.Verbose : EventLevel.Informational, naming),
                 counters,
+                Requests,
             ];
     }
 
@@ -66,9 +69,19 @@ internal static class Providers
             .Select(same => new EventPipeProvider(same.Key, same.Max(p => p.EventLevel), same.Aggregate(0L, (keywords, p) => keywords | p.Keywords),
                 same.First().Arguments))];
 
-    /// <summary>The System.Runtime counters alone: what a windowed hop pass records between its windows (no TPL events, so
-    /// the process runs as it does untraced), to count the thread pool's work items there.</summary>
-    public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds)];
+    /// <summary>The System.Runtime counters and Kestrel's requests alone: what a windowed hop pass records over the whole pass,
+    /// its windows and the time between them (no TPL events, so the process runs as it does untraced), to count the thread
+    /// pool's work items and the requests served there. The windows' own sessions leave both out (<see cref="SpansWindowedPass"/>).</summary>
+    public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds), Requests];
+
+    /// <summary>True for a provider a windowed hop pass's windows leave to the session that spans the pass: the counters, and
+    /// Kestrel's requests (a pass's requests are counted over the pass, as its scaled counts are).</summary>
+    public static bool SpansWindowedPass(EventPipeProvider provider) =>
+        provider.Name is KnownEvents.CountersProvider or KnownEvents.KestrelProvider;
+
+    /// <summary>Kestrel's RequestStart and RequestStop (Informational; no keyword is needed): two events per request, in every
+    /// pass, so that an ASP.NET Core service's figures are per request. A process without Kestrel writes none.</summary>
+    private static EventPipeProvider Requests => new(KnownEvents.KestrelProvider, EventLevel.Informational, 0);
 
     private static EventPipeProvider Counters(double counterIntervalSeconds) => new(KnownEvents.CountersProvider, EventLevel.Informational, 0,
         new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });

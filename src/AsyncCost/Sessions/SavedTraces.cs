@@ -138,6 +138,7 @@ internal static partial class SavedTraces
             foreach (var (file, reader) in windowCounters)
             {
                 hopTraces.WindowCounters.Add(reader.Counters);
+                hopTraces.Figures.Requests.Add(reader.Requests);
                 hopTraces.CountersDuration += reader.Duration ?? TimeSpan.Zero;
                 hopTraces.Files.Add(file);
             }
