@@ -258,7 +258,7 @@ internal static class ReportDocument
         {
             var distribution = endpoint.Milliseconds;
             table.AddRow(endpoint.Endpoint, Numbers.Count(endpoint.Requests), endpoint.RequestsPerSecond is { } rate ? Numbers.Count(rate) : "-",
-                Numbers.Time(distribution?.Mean), Percentile(distribution?.P50), Percentile(distribution?.P90), Percentile(distribution?.P99));
+                Numbers.Time(distribution?.Mean), PercentileText(distribution?.P50), PercentileText(distribution?.P90), PercentileText(distribution?.P99));
         }
 
         return table;
@@ -284,14 +284,14 @@ internal static class ReportDocument
         {
             var distribution = method.ElapsedDistribution!;
             table.AddRow(method.DisplayName, Numbers.Count(distribution.Samples), Numbers.Time(distribution.Mean),
-                Percentile(distribution.P50), Percentile(distribution.P90), Percentile(distribution.P99));
+                PercentileText(distribution.P50), PercentileText(distribution.P90), PercentileText(distribution.P99));
         }
 
         return table;
     }
 
     /// <summary>A percentile's value ("4.21 ms"), "-" without one.</summary>
-    internal static string Percentile(Percentile? percentile) => percentile is null ? "-" : Numbers.Time(percentile.Milliseconds);
+    internal static string PercentileText(Percentile? percentile) => percentile is null ? "-" : Numbers.Time(percentile.Milliseconds);
 
     private static TextTable Time(AsyncCostReport report, bool allMethods)
     {

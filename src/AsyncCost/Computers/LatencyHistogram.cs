@@ -46,7 +46,7 @@ internal sealed class LatencyHistogram
     public (double Value, double Lower, double Upper)? Quantile(double fraction)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(fraction);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(fraction, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(fraction, 1.0);
         if (Count == 0)
         {
             return null;

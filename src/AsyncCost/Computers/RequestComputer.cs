@@ -106,7 +106,8 @@ internal sealed class RequestComputer
     public static string Endpoint(string? method, string? path)
     {
         var route = path ?? "";
-        if (route.IndexOfAny(['?', '#']) is var end and >= 0)
+        var end = route.IndexOfAny(['?', '#']);
+        if (end >= 0)
         {
             route = route[..end];
         }
