@@ -80,7 +80,7 @@ public sealed class WebShopPerRequestTests(BuiltSamples samples) : IDisposable
         Assert.InRange(calls / checkouts, LinesPerCheckout * 0.9, LinesPerCheckout * 1.1);
 
         // The report says so, with the endpoint table; compare of the run with itself is per request.
-        var text = await RunToolAsync("report", .. passes.SelectMany(p => p!["traceFiles"]!.AsArray().Select(f => (string)f!)), "--wide");
+        var text = await RunToolAsync(["report", .. passes.SelectMany(p => p!["traceFiles"]!.AsArray().Select(f => (string)f!)), "--wide"]);
         Assert.True(text.ExitCode == 0, text.ToString());
         Assert.Contains("Per request: each pass's operations are the requests it saw complete", text.StandardOutput, StringComparison.Ordinal);
         Assert.Contains("Requests per endpoint (allocations pass)", text.StandardOutput, StringComparison.Ordinal);
