@@ -40,7 +40,6 @@ internal static class Providers
                 new EventPipeProvider(KnownEvents.SampleProfilerProvider, EventLevel.Informational),
                 new EventPipeProvider(KnownEvents.RuntimeProvider, EventLevel.Verbose, NamingKeywords),
                 counters,
-                Requests,
             ];
         }
         return pass == MeasurementPasses.Allocations
@@ -48,14 +47,12 @@ internal static class Providers
                 new EventPipeProvider(KnownEvents.RuntimeProvider, runtimeLevel,
                     (useAllocationTick ? KnownEvents.GcKeyword : KnownEvents.AllocationSamplingKeyword) | naming),
                 counters,
-                Requests,
             ]
             : [
                 new EventPipeProvider(KnownEvents.TplProvider, EventLevel.Verbose, KnownEvents.TplKeywords),
                 new EventPipeProvider(KnownEvents.FrameworkProvider, EventLevel.Verbose, KnownEvents.FrameworkKeywords),
                 new EventPipeProvider(KnownEvents.RuntimeProvider, nameMethods ? EventLevel.Verbose : EventLevel.Informational, naming),
                 counters,
-                Requests,
             ];
     }
 
@@ -71,16 +68,16 @@ internal static class Providers
 
     /// <summary>The System.Runtime counters and Kestrel's requests alone: what a windowed hop pass records over the whole pass,
     /// its windows and the time between them (no TPL events, so the process runs as it does untraced), to count the thread
-    /// pool's work items and the requests served there. The windows' own sessions leave both out (<see cref="SpansWindowedPass"/>).</summary>
+    /// pool's work items and the requests served there (a pass's requests are counted over the pass, as its scaled counts
+    /// are). A process without Kestrel writes no request event.</summary>
     public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds), Requests];
 
-    /// <summary>True for a provider a windowed hop pass's windows leave to the session that spans the pass: the counters, and
-    /// Kestrel's requests (a pass's requests are counted over the pass, as its scaled counts are).</summary>
-    public static bool SpansWindowedPass(EventPipeProvider provider) =>
-        provider.Name is KnownEvents.CountersProvider or KnownEvents.KestrelProvider;
+    /// <summary>Kestrel's requests alone: the session an attached ASP.NET Core process records beside each pass that does not
+    /// window (<see cref="SliceContent.RequestsOnly"/>), without stack walks, so that its figures are per request and the
+    /// pass's own session carries none of these events (the allocation and cpu passes walk a stack per event).</summary>
+    public static IReadOnlyList<EventPipeProvider> RequestsOnly() => [Requests];
 
-    /// <summary>Kestrel's RequestStart and RequestStop (Informational; no keyword is needed): two events per request, in every
-    /// pass, so that an ASP.NET Core service's figures are per request. A process without Kestrel writes none.</summary>
+    /// <summary>Kestrel's RequestStart and RequestStop (Informational; no keyword is needed): two events per request.</summary>
     private static EventPipeProvider Requests => new(KnownEvents.KestrelProvider, EventLevel.Informational, 0);
 
     private static EventPipeProvider Counters(double counterIntervalSeconds) => new(KnownEvents.CountersProvider, EventLevel.Informational, 0,
