@@ -66,6 +66,7 @@ for sample in WebShop WebShop.Fixed; do
   wait "$loader"
   # Per request: each pass's requests (Kestrel's events), the operations its figures are divided by.
   jq -r --arg s "$sample" '.measured.passes[] | "\($s) \(.pass) pass: \(.operations // 0) \(.operationKind)s in \(.duration)"
+    + (if .unrecorded then " (and \(.unrecorded) between its hop windows)" else "" end)
     + (if .requests then ", " + ([.requests.endpoints[] | "\(.endpoint) \(.requests)"] | join(", ")) else "" end)' "$out/$sample.json" \
     | tee -a "$out/requests.txt"
   # Two lines under 80 columns. Context, not the tool's cost: 4 s is too short a baseline (the pool's thread injection,

@@ -370,7 +370,9 @@ internal sealed class Comparison
                     break;
                 case Judgement.Improved or Judgement.Regressed:
                     // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
-                    changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(difference)} {noun}{(perOperation ? per : "")}"
+                    // A service's throughput is its requests per second.
+                    var named = key == "throughput" && Noun == "request" ? "requests per second" : noun;
+                    changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(difference)} {named}{(perOperation ? per : "")}"
                         + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
                     lastVerb = verb;
                     break;

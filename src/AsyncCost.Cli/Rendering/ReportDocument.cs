@@ -248,7 +248,7 @@ internal static class ReportDocument
             new("Endpoint", ColumnAlignment.Left, ColumnFit.Shorten), new("Requests"), new("Req/s"), new("Mean"), new("p50"), new("p90"), new("p99"),
         ])
         {
-            Note = "From Kestrel's RequestStart and RequestStop events, recorded in every pass: a request is timed from its start to its "
+            Note = "From Kestrel's RequestStart and RequestStop events, recorded beside each pass: a request is timed from its start to its "
                 + $"stop when both fell in the pass ({Numbers.Count(requests.Timed)} of {Numbers.Count(requests.Completed)} here). Endpoint: the method "
                 + "and the path, id-like segments (digits, a GUID, 16+ hex digits) as {id}. Mean with its 95 % bound; p50, p90, p99 "
                 + "read within ±1 %, each with a 95 % interval in the json (with under 100 requests the p99's top is the longest seen). "
