@@ -2,8 +2,10 @@
 # The README's web job: build samples/WebShop and its Fixed twin with the AsyncCost analyzers (findings to SARIF), start
 # each as a real Kestrel service on a free loopback port, drive a bounded loopback load at /checkout, attach with
 # `dotnet-asynccost collect -p PID --sarif`, print the hot findings, stop the service; then compare the two runs, with
-# WebShop's findings timed in both. Fails if the costly service's top finding did not run, the Fixed twin has findings,
-# or the comparison has no time in both runs for the loop at Checkout.cs:16.
+# WebShop's findings timed in both. Every figure is per request: each pass counts the requests Kestrel's own events saw
+# complete (RequestStart/RequestStop) as its operations, per endpoint. Fails if the costly service's top finding did not
+# run, the Fixed twin has findings, the comparison is not per request, or it has no time in both runs for the loop at
+# Checkout.cs:16 or no measured saving of it.
 # Usage: bash samples/run-web-demo.sh [seconds recorded per service]   (default 12: 4 s per pass, allocations, hops and cpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-12}"
 out="artifacts/web-demo"
 mkdir -p "$out"
-rm -f "$out/throughput.txt"
+rm -f "$out/throughput.txt" "$out/requests.txt"
 step() { printf '\n==> %s\n' "$*"; }
 source samples/web-service.sh
 fail() { echo "run-web-demo: $*" >&2; exit 1; }
@@ -62,6 +64,11 @@ for sample in WebShop WebShop.Fixed; do
   # The report goes to $out/$sample.txt (every column) and .json (-o writes it there, not to stdout).
   "${tool[@]}" collect -p "$service" --duration "${seconds}s" --passes allocations,hops,cpu --sarif "$out/$sample.sarif" -o "$out/$sample"
   wait "$loader"
+  # Per request: each pass's requests (Kestrel's events), the operations its figures are divided by.
+  jq -r --arg s "$sample" '.measured.passes[] | "\($s) \(.pass) pass: \(.operations // 0) \(.operationKind)s in \(.duration)"
+    + (if .unrecorded then " (and \(.unrecorded) between its hop windows)" else "" end)
+    + (if .requests then ", " + ([.requests.endpoints[] | "\(.endpoint) \(.requests)"] | join(", ")) else "" end)' "$out/$sample.json" \
+    | tee -a "$out/requests.txt"
   # Two lines under 80 columns. Context, not the tool's cost: 4 s is too short a baseline (the pool's thread injection,
   # the machine), which benchmarks/results/WebShopAttached.md measures side by side instead.
   printf '%s throughput: %s requests/s in the 4 s before attaching,\n  %s requests/s over the %s s with the tool attached for %s s\n' \
@@ -79,7 +86,7 @@ for sample in WebShop WebShop.Fixed; do
 done
 
 # The Fixed twin's code has no findings, so compare takes WebShop's (--sarif) and looks their cost-in methods up in the
-# twin's run. Attached services know no operations: the comparison is per second of recording, both under the same load.
+# twin's run. Attached services count their requests: the comparison is per request, each figure over its own pass's.
 step "before and after: dotnet-asynccost compare, with WebShop's findings timed in both runs"
 "${tool[@]}" compare "$out/WebShop.json" "$out/WebShop.Fixed.json" --sarif "$out/WebShop.sarif" | tee "$out/compare.txt"
 "${tool[@]}" compare "$out/WebShop.json" "$out/WebShop.Fixed.json" --sarif "$out/WebShop.sarif" --format json >"$out/compare.json"
@@ -108,6 +115,16 @@ while IFS=$'\t' read -r rule file line _method verdict ms _rest; do
   echo "$rule at $file:$line measured at 0 ms: not a warning"
 done < <(grep -v '^#' "$out/WebShop.costs.tsv")
 
-loop=$(jq -r '.findingTimes[] | select(.ruleId == "AC0001" and .line == 16) | .change' "$out/compare.json")
+[[ $(jq -r '.basis' "$out/compare.json") == perOperation ]] || fail "compare is not per request: a pass of a run saw no request"
+loop=$(jq -r '[.findingTimes[] | select(.ruleId == "AC0001" and .line == 16)][0].change // empty' "$out/compare.json")
 echo "AC0001 at Checkout.cs:16 in WebShop.Fixed: ${loop:-no row}"
 [[ -n "$loop" && "$loop" != notObservable ]] || fail "compare has no time of AC0001 at Checkout.cs:16 in both runs"
+# The loop's predicted saving per request against the saving measured on its own path (what CheckoutAsync waited on
+# ReserveAsync), and the line-26 loop's rows: its own callee's only, never line 16's saving or the AC0006 fix's.
+saving=$(jq -r '[.findingTimes[] | select(.ruleId == "AC0001" and .line == 16 and .savingPredicted != null)][0]
+  | if . == null then empty else "predicted \(.savingPredicted.value) ± \(.savingPredicted.errorBound) to \(.savingPredictedIfOverlapping.value // "-") ms, measured \(.savingMeasured.value // "-") ± \(.savingMeasured.errorBound // "-") ms, within bound: \(.savingWithinPrediction)" end' "$out/compare.json")
+echo "AC0001 at Checkout.cs:16, saving per request: ${saving:-none predicted}" | tee -a "$out/requests.txt"
+[[ "$saving" =~ within\ bound:\ (true|false)$ ]] || fail "compare has no measured saving of AC0001 at Checkout.cs:16"
+line26=$(jq -r '[.findingTimes[] | select(.ruleId == "AC0001" and .line == 26) | "\(.basis) \(.costIn | join("+")) saving=\(.savingMeasured.value // "-")"] | join("; ")' "$out/compare.json")
+echo "AC0001 at Checkout.cs:26 rows: ${line26:-none}" | tee -a "$out/requests.txt"
+if grep -qE "loopMethodElapsed|ReserveAsync|GetDiscountAsync" <<<"$line26"; then fail "the line-26 finding is credited with another finding's rows: $line26"; fi

@@ -100,7 +100,7 @@ internal static class CollectCommand
 
             if (launch.Length == 0 && parse.GetValue(operations) is not null)
             {
-                throw new CliException(ExitCode.UsageError, "--operations counts the work of a command launched after --; an attached process is compared per second.");
+                throw new CliException(ExitCode.UsageError, "--operations counts the work of a command launched after --; an attached process counts the requests it serves (ASP.NET Core), else is compared per second.");
             }
 
             var chosenPasses = parse.GetResult(passes) is null ? MeasurementPasses.All : parse.GetValue(passes);

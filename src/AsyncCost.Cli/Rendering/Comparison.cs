@@ -110,6 +110,10 @@ internal sealed class Comparison
 
     public ComparisonBasis Basis { get; }
 
+    /// <summary>What one operation is in both runs: "request" when every pass of both counted requests (attached ASP.NET Core
+    /// services), else "operation".</summary>
+    public string Noun { get; private init; } = "operation";
+
     /// <summary>The smallest relative change named or failed on (0.10: 10 %), beyond the figures' own bounds; for throughput, a
     /// fall to 1/(1 + threshold) of it (each operation taking that much longer).</summary>
     public double Threshold { get; }
@@ -153,7 +157,8 @@ internal sealed class Comparison
         after = PassBasis.WithGivenOperations(after, operations, Path.GetFileName(afterName));
         var basis = PassBasis.KnowsOperations(before) && PassBasis.KnowsOperations(after) ? ComparisonBasis.PerOperation : ComparisonBasis.PerSecond;
         var perOperation = basis == ComparisonBasis.PerOperation;
-        var suffix = perOperation ? " per op" : "/s";
+        var requests = perOperation && PassBasis.OperationsAreRequests(before) && PassBasis.OperationsAreRequests(after);
+        var suffix = !perOperation ? "/s" : requests ? " per request" : " per op";
         Figure? OnBasis(Figure? figure, AsyncCostReport report) => perOperation ? PassBasis.PerOperation(figure, report) : PassBasis.PerSecond(figure, report);
         ComparedFigure Compared(string key, string name, Func<double, string> format, Func<AsyncCostReport, Figure?> figure, FigureRole role = FigureRole.Shown) =>
             new(key, name + suffix, format, OnBasis(figure(before), before), OnBasis(figure(after), after), perOperation, role);
@@ -163,7 +168,7 @@ internal sealed class Comparison
         if (perOperation)
         {
             var (beforeRate, afterRate) = Throughput(before, after);
-            figures.Add(new("throughput", "Throughput (ops/s)", Rate, beforeRate, afterRate, Role: FigureRole.Judged, HigherIsBetter: true));
+            figures.Add(new("throughput", requests ? "Throughput (req/s)" : "Throughput (ops/s)", Rate, beforeRate, afterRate, Role: FigureRole.Judged, HigherIsBetter: true));
         }
 
         figures.AddRange(
@@ -179,7 +184,7 @@ internal sealed class Comparison
         if (perOperation)
         {
             // The timing pass's operations, the throughput's (each figure above is over its own pass's; the title names them all).
-            figures.Add(new("operations", "Operations", Fraction, Count(TimingPass(before)?.Operations), Count(TimingPass(after)?.Operations)));
+            figures.Add(new("operations", requests ? "Requests" : "Operations", Fraction, Count(TimingPass(before)?.Operations), Count(TimingPass(after)?.Operations)));
         }
 
         figures.Add(new("recordedSeconds", "Recorded seconds", Fraction, Figure.Exact(before.Duration.TotalSeconds, FigureSource.OperatingSystem),
@@ -198,6 +203,7 @@ internal sealed class Comparison
         {
             PassOperations = (DistinctOperations(before), DistinctOperations(after)),
             SameReport = sameReport,
+            Noun = requests ? "request" : "operation",
         };
 
         static Figure? Count(long? count) => count is { } value ? Figure.Exact(value, FigureSource.OperatingSystem) : null;
@@ -345,7 +351,7 @@ internal sealed class Comparison
                 + "Give --operations N, the operations each run did, to judge the cost per operation.";
         }
 
-        const string per = " per operation";
+        var per = " per " + Noun;
         var changed = new List<string>();
         var unchanged = new List<string>();
         var incomparable = new List<string>();
@@ -364,7 +370,9 @@ internal sealed class Comparison
                     break;
                 case Judgement.Improved or Judgement.Regressed:
                     // "allocates 2.0× fewer bytes and makes 1.2× fewer hops": a verb is said once for the figures that follow it.
-                    changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(difference)} {noun}{(perOperation ? per : "")}"
+                    // A service's throughput is its requests per second.
+                    var named = key == "throughput" && Noun == "request" ? "requests per second" : noun;
+                    changed.Add((verb == lastVerb ? "" : verb + " ") + $"{Factor(difference)} {named}{(perOperation ? per : "")}"
                         + (difference.Estimated ? $" ({Numbers.CompactBound(difference.RatioRelativeBound)})" : ""));
                     lastVerb = verb;
                     break;
@@ -434,6 +442,8 @@ internal sealed class Comparison
     {
         ComparisonBasis.PerOperation when Headings.Before == "Budget" => $"Budget and measured, per operation ({OperationsText(PassOperations.After, noun: true)})",
         ComparisonBasis.PerOperation when Operations is { } given && PassOperations is ([{ Operations: var b }], [{ Operations: var a }]) && a == given && b == given => $"Before and after, per operation ({Numbers.Count(given)} operations each)",
+        ComparisonBasis.PerOperation when Noun == "request" => $"Before and after, per request (each pass's requests: {OperationsText(PassOperations.Before, noun: false)}"
+            + $"{(PassOperations.Before.Count > 1 ? ";" : "")} and {OperationsText(PassOperations.After, noun: false)})",
         ComparisonBasis.PerOperation => $"Before and after, per operation (each run's own: {OperationsText(PassOperations.Before, noun: false)}"
             + $"{(PassOperations.Before.Count > 1 ? ";" : "")} and {OperationsText(PassOperations.After, noun: false)})",
         _ => "Before and after, per second of recording",

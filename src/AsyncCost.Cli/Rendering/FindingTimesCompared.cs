@@ -18,7 +18,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
     /// <summary>The findings' table for every text format.</summary>
     public TextTable Table(ComparisonBasis basis, string threshold)
     {
-        var table = new TextTable(Title(basis),
+        var table = new TextTable(Title(basis, Noun),
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Cost in", ColumnAlignment.Left, ColumnFit.Shorten),
             new("Before"), new("After"), new("Change", ColumnAlignment.Left),
@@ -45,7 +45,7 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         {
             return null;
         }
-        var table = new TextTable("The first run's predicted savings, measured " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per operation"),
+        var table = new TextTable("The first run's predicted savings, measured " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per " + Noun),
         [
             new("#"), new("Rule", ColumnAlignment.Left), new("Where", ColumnAlignment.Left), new("Predicted"), new("Measured"), new("In bound", ColumnAlignment.Left),
         ])
@@ -95,9 +95,12 @@ internal sealed record FindingTimesCompared(AsyncCostReport Before, IReadOnlyLis
         ["savingExplanation"] = change.Saving?.Explanation,
     })];
 
+    /// <summary>What one operation of the first run is: "request" (an ASP.NET Core service's) or "operation".</summary>
+    public string Noun => PassBasis.OperationNoun(Before);
+
     /// <summary>The table's title: whose findings, and what their times are per.</summary>
-    public static string Title(ComparisonBasis basis) =>
-        "The first run's findings, their time " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per operation");
+    public static string Title(ComparisonBasis basis, string noun = "operation") =>
+        "The first run's findings, their time " + (basis == ComparisonBasis.PerSecond ? "per second of recording" : "per " + noun);
 
     /// <summary>The cost-in cell: the basis and the method the time is spent in ("elapsed: Shop.Stock.ReserveAsync").</summary>
     public string CostIn(FindingTimeChange change) =>

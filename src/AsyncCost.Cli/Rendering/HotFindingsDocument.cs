@@ -1,5 +1,6 @@
 using System.Globalization;
 using AsyncCost.Findings;
+using AsyncCost.Report;
 
 namespace AsyncCost.Cli.Rendering;
 
@@ -78,11 +79,11 @@ internal static class HotFindingsDocument
         return table;
     }
 
-    /// <summary>"/op", "/s" or "" (over the recording): what the report's times are per.</summary>
+    /// <summary>"/op", "/req" (an ASP.NET Core service's requests), "/s" or "" (over the recording): what the report's times are per.</summary>
     internal static string Unit(HotFindingsReport hot) =>
         hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per switch
         {
-            TimeUnit.Operation => "/op",
+            TimeUnit.Operation => PassBasis.OperationsAreRequests(hot.Measured) ? "/req" : "/op",
             TimeUnit.SecondOfRecording => "/s",
             _ => "",
         };
@@ -125,6 +126,7 @@ internal static class HotFindingsDocument
         return "Time: what the finding costs "
             + (per switch
             {
+                TimeUnit.Operation when PassBasis.OperationsAreRequests(hot.Measured) => "per request (each pass's requests, from Kestrel's events)",
                 TimeUnit.Operation => "per operation of the run",
                 TimeUnit.SecondOfRecording => "per second of recording (operations unknown; 'collect --operations N' gives them)",
                 _ => "over the recording",

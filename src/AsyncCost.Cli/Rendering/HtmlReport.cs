@@ -28,9 +28,17 @@ internal static class HtmlReport
             page.Raw(Findings(hot, rows));
         }
 
+        if (ReportDocument.Endpoints(report) is { } endpoints)
+        {
+            page.Table(endpoints);
+        }
         if (rows.Count > 0)
         {
             page.Raw(Methods(report, rows));
+        }
+        if (ReportDocument.ElapsedDistributions(report, allMethods) is { } distributions)
+        {
+            page.Table(distributions);
         }
 
         if (report.PlainMethodAllocations.Count > 0)
@@ -101,7 +109,7 @@ internal static class HtmlReport
     private static string FindingTimes(FindingTimesCompared findingTimes, Comparison comparison)
     {
         var html = new StringBuilder();
-        html.Append("<section id=\"finding-times\"><h2>").Append(HtmlPage.Encode(FindingTimesCompared.Title(comparison.Basis))).Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
+        html.Append("<section id=\"finding-times\"><h2>").Append(HtmlPage.Encode(FindingTimesCompared.Title(comparison.Basis, comparison.Noun))).Append("</h2><div class=\"scroll\"><table class=\"compare\"><thead><tr>")
             .Append(HtmlPage.Header("#", numeric: true)).Append(HtmlPage.Header("Rule", numeric: false)).Append(HtmlPage.Header("Where", numeric: false))
             .Append(HtmlPage.Header("Cost in", numeric: false)).Append(HtmlPage.Header("Before", numeric: true)).Append(HtmlPage.Header("After", numeric: true))
             .Append(HtmlPage.Header("Change", numeric: false)).Append("</tr></thead><tbody>");

@@ -40,7 +40,7 @@ internal sealed class MethodHops(string stateMachineName)
 
     /// <summary>The calls timed from when they were called (their synchronous first segment included) to their box's
     /// completion, both seen in one stream.</summary>
-    public CallDurations Elapsed { get; } = new();
+    public CallDurations Elapsed { get; } = new(keepDistribution: true);
 
     /// <summary>Calls whose box was created in a stream that ended before they completed (pending at a window's or the
     /// recording's end): counted in <see cref="SuspendingCalls"/>, never timed.</summary>
@@ -131,8 +131,9 @@ internal sealed class AwaitedCallee(string calleeName)
     }
 }
 
-/// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need.</summary>
-internal sealed class CallDurations
+/// <summary>Durations of timed calls: their count, sum and sum of squares, what a mean and its spread need, and, where kept,
+/// their distribution (percentiles).</summary>
+internal sealed class CallDurations(bool keepDistribution = false)
 {
     public long Count { get; private set; }
 
@@ -142,18 +143,27 @@ internal sealed class CallDurations
     /// <summary>Σ duration², in milliseconds².</summary>
     public double SumOfSquaresMs { get; private set; }
 
+    /// <summary>The durations in buckets, for their percentiles; null where not kept (a sum per run of a callee's calls).</summary>
+    public LatencyHistogram? Distribution { get; } = keepDistribution ? new LatencyHistogram() : null;
+
     public void Add(double durationMs)
     {
         Count++;
         SumMs += durationMs;
         SumOfSquaresMs += durationMs * durationMs;
+        Distribution?.Add(durationMs);
     }
 
     public void Add(CallDurations other)
     {
+        ArgumentNullException.ThrowIfNull(other);
         Count += other.Count;
         SumMs += other.SumMs;
         SumOfSquaresMs += other.SumOfSquaresMs;
+        if (other.Distribution is not null)
+        {
+            Distribution?.Add(other.Distribution);
+        }
     }
 }
 

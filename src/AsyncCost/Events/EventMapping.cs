@@ -84,6 +84,23 @@ internal static class EventMapping
         }
     }
 
+    /// <summary>Feeds a Kestrel event (a request started or stopped) to the request computer.</summary>
+    public static void OnKestrelEvent<TFields>(int id, TFields e, RequestComputer requests) where TFields : IEventFields
+    {
+        switch (id)
+        {
+            case KnownEvents.KestrelRequestStartId:
+                requests.OnRequestStart(e.Field("connectionId") as string, e.Field("requestId") as string, e.TimestampMs);
+                break;
+            case KnownEvents.KestrelRequestStopId:
+                requests.OnRequestStop(e.Field("connectionId") as string, e.Field("requestId") as string, e.Field("method") as string,
+                    e.Field("path") as string, e.TimestampMs);
+                break;
+            default:
+                break;
+        }
+    }
+
     private static int Int<TFields>(TFields e, string name) where TFields : IEventFields
         => e.Field(name) is { } value ? Convert.ToInt32(value, CultureInfo.InvariantCulture) : 0;
 

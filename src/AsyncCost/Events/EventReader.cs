@@ -26,6 +26,9 @@ internal sealed class EventReader
     public HopComputer Hops { get; private set; } = new();
     public CounterComputer Counters { get; private set; } = new();
 
+    /// <summary>The requests Kestrel served (its RequestStart and RequestStop events), per endpoint.</summary>
+    public RequestComputer Requests { get; private set; } = new();
+
     /// <summary>Stack samples per async method: filled from the saved stream by <see cref="StackSampleReader"/>, which needs the
     /// whole file to name the stacks' frames.</summary>
     public CpuComputer Cpu { get; } = new();
@@ -121,6 +124,7 @@ internal sealed class EventReader
             Allocations = Allocations,
             Hops = Hops.TakeCounts(),
             Counters = Counters,
+            Requests = Requests,
             _events = Interlocked.Exchange(ref _events, 0),
             SawTplEvents = SawTplEvents,
             EventsLost = lost - _eventsLostTaken,
@@ -133,6 +137,7 @@ internal sealed class EventReader
         _eventsLostTaken = lost;
         Allocations = new AllocationComputer();
         Counters = new CounterComputer();
+        Requests = new RequestComputer();
         return taken;
     }
 
@@ -169,6 +174,9 @@ internal sealed class EventReader
                 break;
             case KnownEvents.EventPipeProvider when e.PayloadIndex(nameof(CommandLine)) >= 0:
                 CommandLine ??= e.PayloadByName(nameof(CommandLine)) as string;
+                break;
+            case KnownEvents.KestrelProvider:
+                EventMapping.OnKestrelEvent(id, new TraceEventFields(e), Requests);
                 break;
             case KnownEvents.CountersProvider when e.EventName == "EventCounters":
                 OnCounters(e);

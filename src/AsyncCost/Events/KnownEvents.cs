@@ -11,6 +11,9 @@ internal static class KnownEvents
     public const string RundownProvider = "Microsoft-Windows-DotNETRuntimeRundown";
     public const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
 
+    /// <summary>Kestrel's EventSource: RequestStart and RequestStop per request (ASP.NET Core services only).</summary>
+    public const string KestrelProvider = "Microsoft-AspNetCore-Server-Kestrel";
+
     /// <summary>CLR keywords.</summary>
     public const long GcKeyword = 0x1;
     public const long LoaderKeyword = 0x8;
@@ -56,6 +59,11 @@ internal static class KnownEvents
 
     /// <summary>TraceSynchronousWorkBegin's Work for a box's MoveNext (CausalitySynchronousWork.Execution).</summary>
     public const int ExecutionWork = 2;
+
+    /// <summary>Kestrel's event ids (Informational, no keyword): RequestStart and RequestStop, each with connectionId,
+    /// requestId, httpVersion, path and method.</summary>
+    public const int KestrelRequestStartId = 3;
+    public const int KestrelRequestStopId = 4;
 
     /// <summary>FrameworkEventSource event ids.</summary>
     public const int ThreadPoolEnqueueWorkId = 30;

@@ -361,7 +361,7 @@ public static class FindingTimes
 
         public string Describe(FigureSource source) => Unit switch
         {
-            TimeUnit.Operation => Text($"; per operation: ÷ {Divisor(source):N0} operations"),
+            TimeUnit.Operation => Text($"; per {PassBasis.OperationNoun(_report)}: ÷ {Divisor(source):N0} {PassBasis.OperationNoun(_report)}s"),
             TimeUnit.SecondOfRecording => Text($"; per second: ÷ {Divisor(source):N1} s the pass stood for (operations unknown)"),
             _ => "",
         } + (source == FigureSource.HopPass && _report.Passes.Any(p => p.Pass == MeasurementPasses.Hops && p.Unrecorded > TimeSpan.Zero)

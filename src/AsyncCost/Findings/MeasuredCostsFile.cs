@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using AsyncCost.Report;
 
 namespace AsyncCost.Findings;
 
@@ -39,7 +40,7 @@ public static class MeasuredCostsFile
                 ranked.Verdict switch { FindingVerdict.Measured => "measured", FindingVerdict.NotObservable => "not-observable", _ => "not-exercised" },
                 Number(time.Milliseconds?.Value),
                 Number(time.Milliseconds is null ? null : time.LowerBound),
-                time.Per switch { TimeUnit.Operation => "operation", TimeUnit.SecondOfRecording => "second", _ => "recording" },
+                time.Per switch { TimeUnit.Operation => PassBasis.OperationNoun(hot.Measured), TimeUnit.SecondOfRecording => "second", _ => "recording" },
                 Clean(time.Basis.ToString()));
             text.Append('\n');
         }

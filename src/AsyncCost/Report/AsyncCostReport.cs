@@ -15,8 +15,11 @@ public sealed record AsyncCostReport
     /// slices of time, calls are the allocation samples' estimate, never the hop pass's count from its own slice; on one run,
     /// the hop pass's exact count with bytes and objects as their per-call ratios times it.
     /// 4: elapsed time holds each call's synchronous first segment (from the call, no longer from its first suspension), and
-    /// a method that never suspended has no elapsed time (null, not observable), no longer 0.</summary>
-    public const int CurrentSchemaVersion = 4;
+    /// a method that never suspended has no elapsed time (null, not observable), no longer 0.
+    /// 5: a pass's operations may be the requests an ASP.NET Core process completed (<see cref="PassSummary.OperationKind"/>
+    /// 'request', with <see cref="PassSummary.Requests"/> per endpoint), so per-operation figures of an attached service are
+    /// per request; a method's elapsed time has its distribution (<see cref="MethodCost.ElapsedDistribution"/>).</summary>
+    public const int CurrentSchemaVersion = 5;
 
     /// <summary>Schema version of this report (see <see cref="CurrentSchemaVersion"/>).</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;

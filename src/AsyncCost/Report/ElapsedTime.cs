@@ -114,6 +114,49 @@ internal static class ElapsedTime
         };
     }
 
+    /// <summary>
+    /// The timed calls' (or requests') distribution: <paramref name="mean"/> beside the 50th, 90th and 99th percentiles and
+    /// their intervals (<see cref="LatencyHistogram.Quantile"/>), each × <paramref name="scale"/> (a windowed hop pass's
+    /// time correction, as <see cref="HopScale.PerCallTime"/> scales the mean). Null when none was timed or no distribution
+    /// was kept.
+    /// </summary>
+    public static TimeDistribution? Distribution(CallDurations timed, Figure? mean, double scale = 1)
+    {
+        ArgumentNullException.ThrowIfNull(timed);
+        if (timed.Distribution is not { Count: > 0 } histogram)
+        {
+            return null;
+        }
+        Percentile? At(double fraction) => histogram.Quantile(fraction) is { } q
+            ? new Percentile { Milliseconds = q.Value * scale, LowerMilliseconds = q.Lower * scale, UpperMilliseconds = q.Upper * scale }
+            : null;
+        return new TimeDistribution { Samples = histogram.Count, Mean = mean, P50 = At(0.50), P90 = At(0.90), P99 = At(0.99) };
+    }
+
+    /// <summary>A pass's requests per endpoint (<see cref="RequestComputer"/>): counts, rates over <paramref name="seconds"/>,
+    /// and their durations' distribution; null when the pass saw no request.</summary>
+    public static RequestFigures? Requests(RequestComputer requests, double seconds)
+    {
+        ArgumentNullException.ThrowIfNull(requests);
+        if (requests.Completed == 0)
+        {
+            return null;
+        }
+        var endpoints = requests.Endpoints;
+        return new RequestFigures
+        {
+            Completed = requests.Completed,
+            Timed = endpoints.Sum(e => e.Durations.Count),
+            Endpoints = [.. endpoints.Select(e => new EndpointFigures
+            {
+                Endpoint = e.Endpoint,
+                Requests = e.Completed,
+                RequestsPerSecond = seconds > 0 ? e.Completed / seconds : null,
+                Milliseconds = Distribution(e.Durations, PerCall(e.Durations) is { } mean ? mean with { Source = FigureSource.OperatingSystem } : null),
+            })],
+        };
+    }
+
     /// <summary>The two-sided 95 % Student-t quantile: the table to 30 degrees of freedom, then the Cornish–Fisher expansion
     /// around the normal quantile (within 0.001 of the exact value from 30 on).</summary>
     public static double StudentQuantile(long degreesOfFreedom)

@@ -343,6 +343,12 @@ public sealed class MethodCost
     [Description("Mean milliseconds from a suspending call's start to its completion (hop pass), its synchronous first segment included (timed from the thread's previous TPL event), over the calls timed inside the recording, with a 95 % Student-t bound from their spread. Null (not observable) when no call was timed, a method that never suspended included.")]
     public Figure? ElapsedPerCallMilliseconds { get; init; }
 
+    /// <summary>The timed calls' elapsed time as a distribution: <see cref="ElapsedPerCallMilliseconds"/> as its mean, beside
+    /// the 50th, 90th and 99th percentiles with their 95 % intervals and the calls behind them (scaled like the mean in a
+    /// windowed hop pass); null when the mean is.</summary>
+    [Description("The timed calls' elapsed time as a distribution: mean (elapsedPerCallMilliseconds) beside p50, p90 and p99 with their 95 % distribution-free intervals and the calls timed (samples); null when no call was timed.")]
+    public TimeDistribution? ElapsedDistribution { get; init; }
+
     /// <summary>This method's share of all attributed async allocation bytes (0..1), null without an allocation pass.</summary>
     public double? ShareOfAsyncBytes { get; init; }
 
@@ -389,6 +395,8 @@ public sealed class MethodCost
             LongestBlockedMilliseconds = rows.Max(m => m.LongestBlockedMilliseconds),
             ElapsedMilliseconds = Figure.Sum(rows.Select(m => m.ElapsedMilliseconds)),
             ElapsedPerCallMilliseconds = ElapsedTime.PerCallOf(rows.Select(m => (m.ElapsedPerCallMilliseconds, m.SuspendingCalls))),
+            // Percentiles of rows timed apart do not combine from their own: one row's distribution, or none.
+            ElapsedDistribution = rows.Count == 1 ? rows[0].ElapsedDistribution : null,
             CpuMilliseconds = Figure.Sum(rows.Select(m => m.CpuMilliseconds)),
             WaitMilliseconds = Figure.Sum(rows.Select(m => m.WaitMilliseconds)),
             ShareOfAsyncBytes = rows.Any(m => m.ShareOfAsyncBytes is not null) ? rows.Sum(m => m.ShareOfAsyncBytes ?? 0) : null,

@@ -110,4 +110,12 @@ public sealed record PassSummary
     /// excluded: the time base of the run's throughput. Null when the command did not say; the pass's duration serves then.</summary>
     [Description("Seconds the operations took by the command's own clock ('asynccost: N operations in S s'), the time base of its throughput; null when it did not say (the pass's duration serves then).")]
     public double? OperationSeconds { get; init; }
+
+    /// <summary>What <see cref="Operations"/> counts: the run's operations, or the requests an ASP.NET Core process completed.</summary>
+    [Description("What operations counts: 'operation' (printed by the command or given) or 'request' (the requests an ASP.NET Core process completed while the pass recorded, from Kestrel's events, when nothing else gave a count): every per-operation figure is then per request.")]
+    public OperationKind OperationKind { get; init; }
+
+    /// <summary>The requests an ASP.NET Core process served while the pass recorded, per endpoint; null when it saw none.</summary>
+    [Description("The requests an ASP.NET Core process served while the pass recorded (Kestrel's RequestStart/RequestStop), per endpoint with their durations' mean, p50, p90 and p99; null when the pass saw none.")]
+    public RequestFigures? Requests { get; init; }
 }

@@ -38,6 +38,17 @@ public static class PassBasis
     public static Figure? PerSecond(Figure? figure, AsyncCostReport report) =>
         figure is not null && Seconds(report, figure.Source) is > 0 and var seconds ? figure.Per(seconds) : null;
 
+    /// <summary>True when every pass's operations are the requests it saw complete (an ASP.NET Core process that knew no
+    /// other count): the report's per-operation figures are per request.</summary>
+    public static bool OperationsAreRequests(AsyncCostReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        return report.Passes.Count > 0 && report.Passes.All(p => p.Operations is not null && p.OperationKind == OperationKind.Request);
+    }
+
+    /// <summary>What one of the report's operations is called: "request" (<see cref="OperationsAreRequests"/>) or "operation".</summary>
+    public static string OperationNoun(AsyncCostReport report) => OperationsAreRequests(report) ? "request" : "operation";
+
     /// <summary>True when every pass of the report knows its operations.</summary>
     public static bool KnowsOperations(AsyncCostReport report)
     {

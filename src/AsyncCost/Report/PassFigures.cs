@@ -15,6 +15,9 @@ internal sealed class PassFigures
     public CounterComputer Counters { get; } = new();
     public CpuComputer Cpu { get; } = new();
 
+    /// <summary>The requests an ASP.NET Core process served over the pass (Kestrel's events).</summary>
+    public RequestComputer Requests { get; } = new();
+
     /// <summary>Events read, over all streams.</summary>
     public long Events { get; private set; }
 
@@ -48,6 +51,7 @@ internal sealed class PassFigures
         Hops.Add(reader.Hops);
         Counters.Add(reader.Counters);
         Cpu.Add(reader.Cpu);
+        Requests.Add(reader.Requests);
         Events += reader.Events;
         EventsLost += reader.EventsLost;
         SawTplEvents |= reader.SawTplEvents;

@@ -27,22 +27,32 @@ internal sealed class PassResult
     /// zero when the count was read exactly (in process, <c>ThreadPool.CompletedWorkItemCount</c>).</summary>
     public TimeSpan CounterInterval { get; init; } = TimeSpan.FromSeconds(HopScale.CounterIntervalSeconds);
 
-    public PassSummary ToSummary() => new()
+    /// <summary>The pass's summary. A pass that knows no operations otherwise and saw requests complete (an ASP.NET Core
+    /// process) has its requests as its operations: every per-operation figure is then per request.</summary>
+    public PassSummary ToSummary()
     {
-        Pass = Pass,
-        StartedAt = StartedAt,
-        Duration = Duration,
-        Events = Figures.Events,
-        EventsLost = Figures.EventsLost,
-        Bytes = Bytes,
-        ProcessId = ProcessId ?? Figures.ProcessId,
-        Providers = Providers,
-        AllocationEvent = Pass == MeasurementPasses.Allocations ? Figures.Allocations.EventKind : null,
-        TraceFile = TraceFiles.Count > 0 ? TraceFiles[0] : null,
-        TraceFiles = TraceFiles,
-        CutShort = CutShort,
-        Unrecorded = Unrecorded > TimeSpan.Zero ? Unrecorded : null,
-        Operations = Operations,
-        OperationSeconds = OperationSeconds,
-    };
+        var seconds = (Duration + Unrecorded).TotalSeconds;
+        var requests = ElapsedTime.Requests(Figures.Requests, seconds);
+        var perRequest = Operations is null && requests is not null;
+        return new()
+        {
+            Pass = Pass,
+            StartedAt = StartedAt,
+            Duration = Duration,
+            Events = Figures.Events,
+            EventsLost = Figures.EventsLost,
+            Bytes = Bytes,
+            ProcessId = ProcessId ?? Figures.ProcessId,
+            Providers = Providers,
+            AllocationEvent = Pass == MeasurementPasses.Allocations ? Figures.Allocations.EventKind : null,
+            TraceFile = TraceFiles.Count > 0 ? TraceFiles[0] : null,
+            TraceFiles = TraceFiles,
+            CutShort = CutShort,
+            Unrecorded = Unrecorded > TimeSpan.Zero ? Unrecorded : null,
+            Operations = perRequest ? requests!.Completed : Operations,
+            OperationKind = perRequest ? OperationKind.Request : OperationKind.Operation,
+            OperationSeconds = OperationSeconds,
+            Requests = requests,
+        };
+    }
 }

@@ -28,6 +28,10 @@ internal sealed class PassAccumulator(MeasurementPasses pass, MethodCatalog meth
     public long? Operations { get; set; }
     public double? OperationSeconds { get; set; }
 
+    /// <summary>True when the pass records Kestrel's requests in a session of its own beside it (an attached process that
+    /// loaded Kestrel): its operations are then its requests.</summary>
+    public bool RecordRequests { get; init; }
+
     /// <summary>The time a windowed hop pass's counters sessions covered: its windows and the time between them.</summary>
     public TimeSpan CountersDuration { get; set; }
 
@@ -72,8 +76,11 @@ internal enum SliceContent
     /// JIT events name those jitted since).</summary>
     Window,
 
-    /// <summary>The System.Runtime counters alone, over a windowed hop pass.</summary>
+    /// <summary>The System.Runtime counters and Kestrel's requests, over a windowed hop pass.</summary>
     CountersOnly,
+
+    /// <summary>Kestrel's requests alone, beside a pass of an attached process that runs Kestrel (no stack walks, no rundown).</summary>
+    RequestsOnly,
 }
 
 /// <summary>Records one live EventPipe session slice into a pass accumulator and says why it stopped.</summary>
@@ -147,14 +154,17 @@ internal static class LiveSlice
     {
         cancellationToken.ThrowIfCancellationRequested();
         var countersOnly = content == SliceContent.CountersOnly;
+        var requestsOnly = content == SliceContent.RequestsOnly;
+        var beside = countersOnly || requestsOnly; // a session beside the pass's own, which adds only its counters or requests
         var interval = counterIntervalSeconds ?? options.CounterIntervalSeconds;
         IReadOnlyList<EventPipeProvider> providers = countersOnly ? Providers.CountersOnly(interval)
+            : requestsOnly ? Providers.RequestsOnly()
             : content == SliceContent.Pass ? Providers.For(pass.Pass, useAllocationTick, interval)
             : [.. Providers.For(pass.Pass, useAllocationTick, interval).Where(p => p.Name != KnownEvents.CountersProvider)];
-        var configuration = new EventPipeSessionConfiguration(providers, countersOnly ? CountersBufferSizeMb : options.BufferSizeMb,
+        var configuration = new EventPipeSessionConfiguration(providers, beside ? CountersBufferSizeMb : options.BufferSizeMb,
             content is SliceContent.Pass or SliceContent.FirstWindow ? Providers.RundownKeywords : 0,
             // The allocation pass's stacks charge each sample to the code that made it (one sample per ~100 KB allocated).
-            (options.StackWalks || pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations) && !countersOnly);
+            (options.StackWalks || pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations) && !beside);
         var session = await OpenSessionAsync(client, configuration, processId, cancellationToken).ConfigureAwait(false);
         using (session)
         {
@@ -162,7 +172,7 @@ internal static class LiveSlice
             onStarted?.Invoke();
             pass.StartedAt ??= DateTimeOffset.Now;
             pass.ProcessId = processId;
-            if (!countersOnly)
+            if (!beside)
             {
                 pass.Providers = Providers.Describe(providers);
             }
@@ -210,7 +220,7 @@ internal static class LiveSlice
             onRecorded?.Invoke(reason);
             await Task.WhenAny(reading).ConfigureAwait(false); // progress goes on while the spooled events are parsed
             stream.ThrowIfWriteFailed();
-            if (pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations && !countersOnly)
+            if (pass.Pass is MeasurementPasses.Cpu or MeasurementPasses.Allocations && !beside)
             {
                 // The method events read above name the stacks' frames; TraceLog needs the whole file to place them. The token
                 // stopped the recording (an attached session ends so): what was recorded is read whole, as the stream was.
@@ -225,7 +235,12 @@ internal static class LiveSlice
                 if (countersOnly)
                 {
                     pass.WindowedPassCounters.Add(reader.Counters);
+                    pass.Figures.Requests.Add(reader.Requests);
                     pass.CountersDuration += reader.Duration ?? recorded;
+                }
+                else if (requestsOnly)
+                {
+                    pass.Figures.Requests.Add(reader.Requests);
                 }
                 else
                 {

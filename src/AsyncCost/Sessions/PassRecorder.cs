@@ -22,8 +22,10 @@ internal static class PassRecorder
     {
         if (pass.Pass != MeasurementPasses.Hops || hopDutyCycle >= 1)
         {
-            return await LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(0), useTick, options, monitor, onStarted,
-                cancellationToken).ConfigureAwait(false);
+            return pass.RecordRequests
+                ? await BesideRequestsAsync(client, processId, pass, passNumber, passCount, duration, outputFile, useTick, options, monitor, onStarted, cancellationToken).ConfigureAwait(false)
+                : await LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(0), useTick, options, monitor, onStarted,
+                    cancellationToken).ConfigureAwait(false);
         }
         if (hopDutyCycle <= 0 || options.HopWindow <= TimeSpan.Zero)
         {
@@ -85,6 +87,37 @@ internal static class PassRecorder
             {
                 stop = await window.ConfigureAwait(false) == StopReason.ProcessExited ? StopReason.ProcessExited : stop;
             }
+        }
+        return stop;
+    }
+
+    /// <summary>
+    /// One pass (or slice) in one session, with Kestrel's requests recorded beside it in a session of their own, started
+    /// first and stopped as soon as the pass's recording stops (not when its events are parsed), so that the requests are
+    /// those the pass's time saw; without stack walks, which the allocation and cpu passes ask of every event of their own.
+    /// </summary>
+    private static async Task<StopReason> BesideRequestsAsync(DiagnosticsClient client, int processId, PassAccumulator pass, int passNumber, int passCount,
+        TimeSpan? duration, Func<int, string?> outputFile, bool useTick, SessionOptions options, ThreadSwitchMonitor? monitor, Action? onStarted,
+        CancellationToken cancellationToken)
+    {
+        using var endRequests = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var requestsStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var requests = LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(TraceFileNames.RequestsWindow), useTick,
+            new SessionOptions(), null, requestsStarted.SetResult, endRequests.Token, SliceContent.RequestsOnly);
+        if (await Task.WhenAny(requestsStarted.Task, requests).ConfigureAwait(false) == requests)
+        {
+            return await requests.ConfigureAwait(false); // it could not start: its exception says why
+        }
+        var stop = StopReason.Canceled;
+        try
+        {
+            stop = await LiveSlice.RecordAsync(client, processId, pass, passNumber, passCount, duration, outputFile(0), useTick, options, monitor, onStarted,
+                cancellationToken, onRecorded: _ => endRequests.Cancel()).ConfigureAwait(false);
+        }
+        finally
+        {
+            await endRequests.CancelAsync().ConfigureAwait(false);
+            stop = await requests.ConfigureAwait(false) == StopReason.ProcessExited ? StopReason.ProcessExited : stop;
         }
         return stop;
     }

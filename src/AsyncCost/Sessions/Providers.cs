@@ -66,9 +66,19 @@ internal static class Providers
             .Select(same => new EventPipeProvider(same.Key, same.Max(p => p.EventLevel), same.Aggregate(0L, (keywords, p) => keywords | p.Keywords),
                 same.First().Arguments))];
 
-    /// <summary>The System.Runtime counters alone: what a windowed hop pass records between its windows (no TPL events, so
-    /// the process runs as it does untraced), to count the thread pool's work items there.</summary>
-    public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds)];
+    /// <summary>The System.Runtime counters and Kestrel's requests alone: what a windowed hop pass records over the whole pass,
+    /// its windows and the time between them (no TPL events, so the process runs as it does untraced), to count the thread
+    /// pool's work items and the requests served there (a pass's requests are counted over the pass, as its scaled counts
+    /// are). A process without Kestrel writes no request event.</summary>
+    public static IReadOnlyList<EventPipeProvider> CountersOnly(double counterIntervalSeconds) => [Counters(counterIntervalSeconds), Requests];
+
+    /// <summary>Kestrel's requests alone: the session an attached ASP.NET Core process records beside each pass that does not
+    /// window (<see cref="SliceContent.RequestsOnly"/>), without stack walks, so that its figures are per request and the
+    /// pass's own session carries none of these events (the allocation and cpu passes walk a stack per event).</summary>
+    public static IReadOnlyList<EventPipeProvider> RequestsOnly() => [Requests];
+
+    /// <summary>Kestrel's RequestStart and RequestStop (Informational; no keyword is needed): two events per request.</summary>
+    private static EventPipeProvider Requests => new(KnownEvents.KestrelProvider, EventLevel.Informational, 0);
 
     private static EventPipeProvider Counters(double counterIntervalSeconds) => new(KnownEvents.CountersProvider, EventLevel.Informational, 0,
         new Dictionary<string, string> { ["EventCounterIntervalSec"] = counterIntervalSeconds.ToString(CultureInfo.InvariantCulture) });

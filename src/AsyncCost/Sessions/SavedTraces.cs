@@ -46,6 +46,7 @@ internal static partial class SavedTraces
         var damaged = new List<(string File, long Events, Exception Failure)>();
         var undecided = new List<(string File, EventReader Reader, TimeSpan ReadTime, bool Damaged)>();
         var windowCounters = new List<(string File, EventReader Reader)>();
+        var requestTraces = new List<(string File, EventReader Reader)>();
         string? commandLine = null;
         var seen = new Dictionary<string, string>(StringComparer.Ordinal);
         var files = new List<string>();
@@ -112,6 +113,11 @@ internal static partial class SavedTraces
                 windowCounters.Add((file, reader)); // a windowed hop pass's counters, not a pass of its own
                 continue;
             }
+            if (TracePass.FromEvents(reader) is null && Path.GetFileName(file).EndsWith(".requests.nettrace", StringComparison.OrdinalIgnoreCase))
+            {
+                requestTraces.Add((file, reader)); // the requests recorded beside a pass, not a pass of its own
+                continue;
+            }
             if (failure is null)
             {
                 StackSampleReader.ReadInto(file, reader, methods, cancellationToken);
@@ -138,6 +144,7 @@ internal static partial class SavedTraces
             foreach (var (file, reader) in windowCounters)
             {
                 hopTraces.WindowCounters.Add(reader.Counters);
+                hopTraces.Figures.Requests.Add(reader.Requests);
                 hopTraces.CountersDuration += reader.Duration ?? TimeSpan.Zero;
                 hopTraces.Files.Add(file);
             }
@@ -145,6 +152,19 @@ internal static partial class SavedTraces
             {
                 warnings.Add(new ReportWarning("hop-windows-unscaled", $"The hop traces are windows of a windowed hop pass ({hopTraces.Files.Count} files) without its counters trace (*.hops.counters.nettrace): hop, call and wait counts are the windows' own, not the whole pass's; per-call figures hold."));
             }
+        }
+
+        // The requests recorded beside a pass ("run.allocations.requests.nettrace") are that pass's operations, as collect counts them.
+        foreach (var (file, reader) in requestTraces)
+        {
+            var pass = TracePass.ForUndecided(file, decided);
+            if (!passes.TryGetValue(pass, out var group))
+            {
+                passes.Add(pass, group = new TraceGroup());
+            }
+            group.Figures.Requests.Add(reader.Requests);
+            group.Files.Add(file);
+            group.Bytes += new FileInfo(file).Length;
         }
 
         WarnOfMixedRuns(passes, warnings);

@@ -19,7 +19,9 @@ internal static class SessionRunner
         var warnings = new List<ReportWarning>();
         var (methods, runtimeVersion, useTick) = PrepareAttach(processId, options, warnings);
         var passes = PassList(options.Passes);
-        var accumulators = passes.Select(p => new PassAccumulator(p, methods)).ToList();
+        // An ASP.NET Core process's passes record its requests beside them: its operations.
+        var servesRequests = TargetProcess.RunsKestrel(processId);
+        var accumulators = passes.Select(p => new PassAccumulator(p, methods) { RecordRequests = servesRequests }).ToList();
         var monitor = ThreadSwitchMonitor.Start(processId);
         var client = await DiagnosticEndpoints.ClientForAsync(processId, cancellationToken).ConfigureAwait(false);
 

@@ -120,6 +120,10 @@ internal static class TargetProcess
         return directory is not null && Version.TryParse(directory.Split('-')[0], out _) ? directory : null;
     }
 
+    /// <summary>True when the process has loaded Kestrel (an ASP.NET Core server), whose events tell its requests.</summary>
+    public static bool RunsKestrel(int processId) =>
+        MappedFiles(processId).Any(f => Path.GetFileName(f).StartsWith("Microsoft.AspNetCore.Server.Kestrel", StringComparison.Ordinal));
+
     /// <summary>Files mapped into the process (its loaded assemblies and native libraries), empty when unreadable.</summary>
     public static IReadOnlyList<string> MappedFiles(int processId)
     {

@@ -8,9 +8,13 @@ internal static class TraceFileNames
     /// <summary>The window number of a windowed hop pass's counters session, which spans its windows.</summary>
     internal const int CountersWindow = -1;
 
+    /// <summary>The window number of the requests session beside a pass of an attached ASP.NET Core process.</summary>
+    internal const int RequestsWindow = -2;
+
     /// <summary>The file for one pass (and slice, and hop window): the path itself for a single pass, else
     /// "name.pass[.slice][.wN].nettrace" beside it; a windowed hop pass's counters go to "name.hops[.slice].counters.nettrace",
-    /// which `report` reads to scale the windows as `collect` does.</summary>
+    /// which `report` reads to scale the windows as `collect` does, and the requests recorded beside a pass to
+    /// "name.pass[.slice].requests.nettrace".</summary>
     internal static string? For(string? path, MeasurementPasses pass, int passCount, int slice, int window = 0)
     {
         if (path is null)
@@ -28,6 +32,7 @@ internal static class TraceFileNames
             {
                 0 => "",
                 CountersWindow => ".counters",
+                RequestsWindow => ".requests",
                 _ => ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture),
             };
         return Path.Combine(directory, $"{name}.{TracePass.PassName(pass)}{suffix}.nettrace");
