@@ -79,8 +79,11 @@ internal static class HotFindingsDocument
     }
 
     /// <summary>"/op", "/s" or "" (over the recording): what the report's times are per.</summary>
-    internal static string Unit(HotFindingsReport hot) =>
-        hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per switch
+    internal static string Unit(HotFindingsReport hot) => Unit(hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per);
+
+    /// <summary>"/op", "/s", or nothing (over the recording, or unknown): what a column's times are per.</summary>
+    internal static string Unit(TimeUnit? per) =>
+        per switch
         {
             TimeUnit.Operation => "/op",
             TimeUnit.SecondOfRecording => "/s",

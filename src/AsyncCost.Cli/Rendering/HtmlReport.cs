@@ -33,6 +33,8 @@ internal static class HtmlReport
             page.Raw(Methods(report, rows));
         }
 
+        page.Raw(CallTreeHtml.Section(report));
+
         if (report.PlainMethodAllocations.Count > 0)
         {
             page.Table(ReportDocument.PlainMethods(report));

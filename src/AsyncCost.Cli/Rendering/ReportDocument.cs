@@ -14,6 +14,10 @@ internal static class ReportDocument
     {
         // A cpu pass alone has nothing for the bytes-and-hops table.
         var tables = report.Passes.All(p => p.Pass == MeasurementPasses.Cpu) ? new List<TextTable>() : [Methods(report, allMethods)];
+        if (CallTreeDocument.Table(report) is { } callTree)
+        {
+            tables.Add(callTree);
+        }
         if (report.Methods.Any(m => m.CpuMilliseconds is not null))
         {
             tables.Add(Time(report, allMethods));
