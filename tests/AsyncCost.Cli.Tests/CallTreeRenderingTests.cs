@@ -54,11 +54,11 @@ public sealed class CallTreeRenderingTests
         Assert.Equal(["Call", "Calls/op", "Ran", "Waited/op", "Elapsed/call", "Saves/op"], table.Columns.Select(c => c.Header));
         Assert.Equal(
             [
-                ["ChattyPipeline.OrderPipeline.ProduceOrdersAsync", "0.0025", "entry", "~22.0 ms ±2.0%", "~8.80 s ±2.0%", "-"],
-                ["└ ChattyPipeline.PriceCatalog.GetPriceAsync", "4.0", "4 in turn", "~20.0 ms ±2.0%", "~5.00 ms ±2.0%", "13.2–15.6 ms"],
-                ["└ ChattyPipeline.Stock.ReserveAsync", "2.0", "2 together", "~2.00 ms ±2.0%", "-", "-"],
+                "ChattyPipeline.OrderPipeline.ProduceOrdersAsync | 0.0025 | entry | ~22.0 ms ±2.0% | ~8.80 s ±2.0% | -",
+                "└ ChattyPipeline.PriceCatalog.GetPriceAsync | 4.0 | 4 in turn | ~20.0 ms ±2.0% | ~5.00 ms ±2.0% | 13.2–15.6 ms",
+                "└ ChattyPipeline.Stock.ReserveAsync | 2.0 | 2 together | ~2.00 ms ±2.0% | - | -",
             ],
-            table.Rows);
+            table.Rows.Select(r => string.Join(" | ", r)));
 
         using var narrow = new StringWriter();
         ConsoleTableWriter.Write(document, narrow, isTerminal: false, width: 80);

@@ -30,7 +30,7 @@ public class CallTreeRunTests(ITestOutputHelper output)
         Assert.Equal("operation", (string)inTurnTree["per"]!);
         var fetches = Callees(inTurnTree, LoopMethod).Single(n => (string)n["methodKey"]! == Callee);
         Assert.InRange((double)fetches["callsPerRun"]!, 3.5, 4.0);
-        Assert.Equal(0, (double)fetches["callsPerGroup"]!);
+        Assert.Equal(0.0, (double)fetches["callsPerGroup"]!);
         Assert.InRange((double)fetches["calls"]!["value"]!, 3.5, 4.05);
         Assert.True((double)fetches["savingIfTogetherMilliseconds"]!["value"]! > 0, fetches.ToJsonString());
         var fetchesTogether = Callees(JsonNode.Parse(await File.ReadAllTextAsync(together))!["callTree"]!, LoopMethod).Single(n => (string)n["methodKey"]! == Callee);
@@ -63,7 +63,7 @@ public class CallTreeRunTests(ITestOutputHelper output)
         return nodes.First(n => (string)n["methodKey"]! == methodKey)["children"]!.AsArray().Select(c => c!);
     }
 
-    private async Task<string> CollectAsync(TemporaryDirectory directory, string scenario)
+    private static async Task<string> CollectAsync(TemporaryDirectory directory, string scenario)
     {
         var result = await ChildProcess.RunToolAsync(["collect", "--passes", "hops", "--operations", Operations, "--format", "json", "--", "dotnet", Repository.WorkloadDll, scenario, Operations]);
         Assert.True(result.ExitCode == 0, result.ToString());

@@ -132,16 +132,33 @@ public sealed class AsyncCallTree
         var awaitedByAnother = calledFrom.Where(c => c.Caller != c.Call.MethodKey).Select(c => c.Call.MethodKey).ToHashSet(StringComparer.Ordinal);
         var builder = new Builder(rows, inbound, scale);
 
-        var roots = report.Methods
+        var entries = report.Methods
             .Where(m => !awaitedByAnother.Contains(m.MethodKey) && (m.AwaitedCalls.Count > 0 || (m.Origin == MethodOrigin.User && m.ElapsedMilliseconds is not null)))
-            .Select(builder.Root).ToList();
+            .ToList();
         // Methods only a cycle awaits (A awaits B, B awaits A, nothing else either) are reached from none of those roots:
-        // the costliest of them is a root too, until each is in the tree.
-        while (builder.Unreached(report.Methods).OrderByDescending(m => m.ElapsedMilliseconds?.Value ?? 0).FirstOrDefault() is { } unreached)
+        // the costliest of them is a root too, until each is reachable (whatever the tree's limits leave out).
+        var reached = new HashSet<string>(StringComparer.Ordinal);
+        entries.ForEach(entry => Reach(entry.MethodKey, rows, reached));
+        while (report.Methods.Where(m => m.AwaitedCalls.Count > 0 && !reached.Contains(m.MethodKey)).OrderByDescending(m => m.ElapsedMilliseconds?.Value ?? 0).FirstOrDefault() is { } cycle)
         {
-            roots.Add(builder.Root(unreached));
+            entries.Add(cycle);
+            Reach(cycle.MethodKey, rows, reached);
         }
+        var roots = entries.Select(builder.Root).ToList();
         return new AsyncCallTree { Per = scale.Unit, Roots = [.. roots.OrderByDescending(Cost).ThenBy(r => r.DisplayName, StringComparer.Ordinal)] };
+    }
+
+    /// <summary>Adds <paramref name="key"/> and every method its calls awaited, transitively, to <paramref name="reached"/>.</summary>
+    private static void Reach(string key, Dictionary<string, MethodCost> rows, HashSet<string> reached)
+    {
+        var pending = new Stack<string>([key]);
+        while (pending.TryPop(out var next))
+        {
+            if (reached.Add(next) && rows.TryGetValue(next, out var row))
+            {
+                row.AwaitedCalls.Select(a => a.MethodKey).ToList().ForEach(pending.Push);
+            }
+        }
     }
 
     /// <summary>A root's weight: what its callers waited on it, or, when it was not timed, what it waited on its callees.</summary>
@@ -156,16 +173,11 @@ public sealed class AsyncCallTree
     /// <summary>Grows the tree from the rows, keeping count of its nodes and the methods it reached.</summary>
     private sealed class Builder(Dictionary<string, MethodCost> rows, Dictionary<string, double> inbound, FindingTimes.TimeScale scale)
     {
-        private readonly HashSet<string> _reached = new(StringComparer.Ordinal);
         private int _nodes;
-
-        public IEnumerable<MethodCost> Unreached(IEnumerable<MethodCost> methods) =>
-            methods.Where(m => m.AwaitedCalls.Count > 0 && !_reached.Contains(m.MethodKey));
 
         public CallTreeNode Root(MethodCost row)
         {
             _nodes++;
-            _reached.Add(row.MethodKey);
             var (children, cut) = Children(row, share: 1, [row.MethodKey]);
             return new CallTreeNode
             {
@@ -204,7 +216,6 @@ public sealed class AsyncCallTree
         private CallTreeNode Node(AwaitedCall call, double share, List<string> path)
         {
             _nodes++;
-            _reached.Add(call.MethodKey);
             var calls = CallsOf(call);
             // The callee's own awaited calls are those of all its calls: this path holds its part of them.
             var calleeShare = share * (inbound.TryGetValue(call.MethodKey, out var all) && all > 0 && calls is not null ? Math.Min(1, calls.Value / all) : 1);
