@@ -33,6 +33,9 @@ public class CallTreeRunTests(ITestOutputHelper output)
         Assert.Equal(0.0, (double)fetches["callsPerGroup"]!);
         Assert.InRange((double)fetches["calls"]!["value"]!, 3.5, 4.05);
         Assert.True((double)fetches["savingIfTogetherMilliseconds"]!["value"]! > 0, fetches.ToJsonString());
+        // Blocking on a timer between the loop's executions leaves each execution a run of its own.
+        var fetchesBeside = Callees(JsonNode.Parse(await File.ReadAllTextAsync(blocking))!["callTree"]!, LoopMethod).Single(n => (string)n["methodKey"]! == Callee);
+        Assert.InRange((double)fetchesBeside["callsPerRun"]!, 3.5, 4.0);
         var fetchesTogether = Callees(JsonNode.Parse(await File.ReadAllTextAsync(together))!["callTree"]!, LoopMethod).Single(n => (string)n["methodKey"]! == Callee);
         Assert.InRange((double)fetchesTogether["callsPerGroup"]!, 3.5, 4.0);
         Assert.Null(fetchesTogether["savingIfTogetherMilliseconds"]);
