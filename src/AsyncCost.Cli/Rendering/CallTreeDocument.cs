@@ -13,7 +13,9 @@ internal static class CallTreeDocument
     internal const int MaxRowsShown = 40;
 
     /// <summary>The tree as a table, or null when it has no calls (no hop pass, nothing awaited).</summary>
-    public static TextTable? Table(AsyncCostReport report)
+    /// <param name="report">The report.</param>
+    /// <param name="allMethods">Name the framework's and libraries' methods one by one instead of by their assembly.</param>
+    public static TextTable? Table(AsyncCostReport report, bool allMethods)
     {
         ArgumentNullException.ThrowIfNull(report);
         var tree = report.CallTree;
@@ -36,14 +38,14 @@ internal static class CallTreeDocument
         foreach (var line in lines.Take(MaxRowsShown))
         {
             var node = line.Node;
-            table.AddRow(Name(line), Calls(node), RanText(node, line.Depth), Numbers.Time(node.WaitedMilliseconds), Numbers.Time(node.ElapsedPerCallMilliseconds), SavingText(node));
+            table.AddRow(Name(line, allMethods), Calls(node), RanText(node, line.Depth), Numbers.Time(node.WaitedMilliseconds), Numbers.Time(node.ElapsedPerCallMilliseconds), SavingText(node));
         }
         return table;
     }
 
     /// <summary>What each column is, for the table and the page.</summary>
     internal static string Note(string per) =>
-        "Each call under the call that awaited it (hop pass: the runtime's task events link a callee to its awaiting caller); a root is a timed method no other awaited. "
+        "Each call under the call that awaited it (hop pass: the runtime's task events link a callee to its awaiting caller); a root awaited calls and no method awaited it. [Assembly]: a method of the framework or a library (--all-methods names it). "
         + $"Calls{per}: the calls on that path{PerText(per)}. Ran: N in turn = N calls awaited one after another in each execution of the caller's loop; "
         + "N together = N calls started together (Task.WhenAll). "
         + $"Waited{per}: what the caller waited on them (a root: its own elapsed time). Elapsed/call: the method's mean call. "
@@ -57,9 +59,12 @@ internal static class CallTreeDocument
         _ => "",
     };
 
-    /// <summary>The method, indented under its caller; a cut path says why.</summary>
-    internal static string Name(CallTreeLine line) =>
-        (line.Depth == 0 ? "" : new string(' ', 2 * (line.Depth - 1)) + "└ ") + line.Node.DisplayName + line.Node.Cut switch
+    /// <summary>The method, indented under its caller; a cut path says why. The framework's and libraries' methods are named by
+    /// their assembly, as the methods table sums them, unless <paramref name="allMethods"/>.</summary>
+    internal static string Name(CallTreeLine line, bool allMethods) =>
+        (line.Depth == 0 ? "" : new string(' ', 2 * (line.Depth - 1)) + "└ ")
+        + (allMethods || line.Node.Origin == MethodOrigin.User ? line.Node.DisplayName : $"[{line.Node.Assembly ?? "framework"}]")
+        + line.Node.Cut switch
         {
             CallTreeCut.Recursion => " ↻",
             CallTreeCut.Depth or CallTreeCut.Size => " …",

@@ -9,7 +9,7 @@ namespace AsyncCost.Cli.Rendering;
 internal static class CallTreeHtml
 {
     /// <summary>The section, or "" when the tree has no calls.</summary>
-    public static string Section(AsyncCostReport report)
+    public static string Section(AsyncCostReport report, bool allMethods)
     {
         ArgumentNullException.ThrowIfNull(report);
         var tree = report.CallTree;
@@ -30,7 +30,7 @@ internal static class CallTreeHtml
             var node = line.Node;
             // Indented by depth; the name cell keeps the tree's marks (└, ↻) so that a copied table reads as the text one.
             html.Append(CultureInfo.InvariantCulture, $"<tr data-depth=\"{line.Depth}\"><td class=\"method\" title=\"{HtmlPage.Encode(node.MethodKey)}\" style=\"padding-left:{0.4 + (1.2 * line.Depth):0.0}em\">")
-                .Append(HtmlPage.DottedName(CallTreeDocument.Name(line).TrimStart())).Append("</td>")
+                .Append(HtmlPage.DottedName(CallTreeDocument.Name(line, allMethods).TrimStart())).Append("</td>")
                 .Append("<td class=\"num\">").Append(HtmlPage.Encode(CallTreeDocument.Calls(node))).Append("</td>")
                 .Append("<td>").Append(HtmlPage.Encode(CallTreeDocument.RanText(node, line.Depth))).Append("</td>")
                 .Append(HtmlPage.BarCell(node.WaitedMilliseconds, scale, Numbers.Time, "what the caller waited on these calls"))

@@ -33,7 +33,7 @@ internal static class HtmlReport
             page.Raw(Methods(report, rows));
         }
 
-        page.Raw(CallTreeHtml.Section(report));
+        page.Raw(CallTreeHtml.Section(report, allMethods));
 
         if (report.PlainMethodAllocations.Count > 0)
         {

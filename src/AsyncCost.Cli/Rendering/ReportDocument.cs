@@ -14,7 +14,7 @@ internal static class ReportDocument
     {
         // A cpu pass alone has nothing for the bytes-and-hops table.
         var tables = report.Passes.All(p => p.Pass == MeasurementPasses.Cpu) ? new List<TextTable>() : [Methods(report, allMethods)];
-        if (CallTreeDocument.Table(report) is { } callTree)
+        if (CallTreeDocument.Table(report, allMethods) is { } callTree)
         {
             tables.Add(callTree);
         }

@@ -31,6 +31,12 @@ public sealed class CallTreeNode
     /// <summary>The method's name as printed.</summary>
     public required string DisplayName { get; init; }
 
+    /// <summary>Whose code the method is, from its row (the application's own, or the framework's or a library's).</summary>
+    public MethodOrigin Origin { get; init; }
+
+    /// <summary>The method's assembly, from its row, when known.</summary>
+    public string? Assembly { get; init; }
+
     /// <summary>The method's calls on this path, per the tree's unit: a root's suspending calls; a callee's calls its caller
     /// awaited one after another and started together (timed calls only).</summary>
     [Description("The method's calls on this path, per the tree's unit (per operation, else per second): a root's suspending calls; a callee's timed calls its caller awaited one after another or started together.")]
@@ -82,8 +88,8 @@ public readonly record struct CallTreeLine(CallTreeNode Node, int Depth);
 
 /// <summary>
 /// The async call tree of a report, computed here and only here from the methods' awaited calls (the hop pass links each
-/// timed call to the call that awaited or started it): roots are the timed methods no other method awaited (the operation's
-/// entry points), each node's children the calls its method awaited, the most waited first, so the costliest path reads
+/// timed call to the call that awaited or started it): roots are the methods that awaited calls and that no other method
+/// awaited (the operation's entry points), each node's children the calls its method awaited, the most waited first, so the costliest path reads
 /// first. Figures are per operation when every pass knows its operations, else per second of the hop pass, as findings'
 /// times are. A callee awaited by several methods has one set of awaited calls (its row's): under each caller they are
 /// apportioned by the share of the callee's calls that caller made. Recursion is cut where a method recurs on its own path.
@@ -133,7 +139,7 @@ public sealed class AsyncCallTree
         var builder = new Builder(rows, inbound, scale);
 
         var entries = report.Methods
-            .Where(m => !awaitedByAnother.Contains(m.MethodKey) && (m.AwaitedCalls.Count > 0 || (m.Origin == MethodOrigin.User && m.ElapsedMilliseconds is not null)))
+            .Where(m => m.AwaitedCalls.Count > 0 && !awaitedByAnother.Contains(m.MethodKey))
             .ToList();
         // Methods only a cycle awaits (A awaits B, B awaits A, nothing else either) are reached from none of those roots:
         // the costliest of them is a root too, until each is reachable (whatever the tree's limits leave out).
@@ -183,6 +189,8 @@ public sealed class AsyncCallTree
             {
                 MethodKey = row.MethodKey,
                 DisplayName = row.DisplayName,
+                Origin = row.Origin,
+                Assembly = row.Assembly,
                 Calls = PerUnit(row.SuspendingCalls, 1),
                 WaitedMilliseconds = PerUnit(row.ElapsedMilliseconds, 1),
                 ElapsedPerCallMilliseconds = row.ElapsedPerCallMilliseconds,
@@ -228,6 +236,8 @@ public sealed class AsyncCallTree
             {
                 MethodKey = call.MethodKey,
                 DisplayName = call.DisplayName,
+                Origin = callee?.Origin ?? MethodOrigin.User,
+                Assembly = callee?.Assembly,
                 Calls = PerUnit(calls, share),
                 CallsPerRun = call.Runs.Value > 0 ? call.CallsPerRun : 0,
                 CallsPerGroup = call.Groups.Value > 0 ? call.CallsPerGroup : 0,

@@ -42,7 +42,7 @@ public sealed record AsyncCostReport
 
     /// <summary>The async call tree (<see cref="AsyncCallTree"/>), computed from <see cref="Methods"/>' awaited calls whenever it
     /// is read, so that it always holds the report's own rows and operations; written to JSON, never read back.</summary>
-    [Description("The async call tree, derived from methods[].awaitedCalls (written, not read back): roots are the timed methods no other method awaited, each node's children the calls its method awaited, the most waited first; figures per operation, else per second of the hop pass ('per').")]
+    [Description("The async call tree, derived from methods[].awaitedCalls (written, not read back): roots are the methods that awaited calls and that no other method awaited, each node's children the calls its method awaited, the most waited first; figures per operation, else per second of the hop pass ('per').")]
     public AsyncCallTree CallTree => AsyncCallTree.Of(this);
 
     /// <summary>Sampled allocations that could not be tied to a user async method, grouped by type, largest first.</summary>
