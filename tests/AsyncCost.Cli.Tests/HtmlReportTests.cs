@@ -69,6 +69,20 @@ public sealed class HtmlReportTests(Chromium chromium) : IClassFixture<Chromium>
         }
 
         Assert.True(whiskers > 0, "a sampled report draws its estimates with whiskers");
+
+        // The async call tree: the library's calls in its order, each name further right the deeper its call.
+        var tree = report.CallTree.Lines();
+        Assert.NotEmpty(tree);
+        var treeRows = await page.EvaluateAsync<double[][]>("""
+            () => Array.from(document.querySelectorAll('table.calltree tbody tr')).map(r => {
+              const c = r.cells[0], range = document.createRange();
+              range.selectNodeContents(c);
+              return [parseInt(r.getAttribute('data-depth')), range.getBoundingClientRect().left - c.getBoundingClientRect().left];
+            })
+            """);
+        Assert.Equal(tree.Select(l => (double)l.Depth), treeRows.Select(r => r[0]));
+        Assert.All(treeRows, row => Assert.True(treeRows.Where(other => other[0] < row[0]).All(other => other[1] < row[1]), $"depth {row[0]} is not indented past the shallower calls"));
+        Assert.Equal(tree.Select(l => CallTreeDocument.Name(l, allMethods: false).TrimStart()), await page.EvaluateAsync<string[]>(RowsScript, "table.calltree tbody tr"));
         Assert.Equal([new Uri(directory.File("report.html")).AbsoluteUri], requests.Distinct());
     }
 

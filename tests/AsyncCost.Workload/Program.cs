@@ -28,6 +28,10 @@ var scenarios = new Dictionary<string, Func<int, Task<long>>>(StringComparer.Ord
     ["int-task-sync"] = RunIntTaskSync,
     ["sync-iterator"] = RunSyncIterator,
     ["compute-then-yield"] = RunComputeThenYield,
+    // count operations of Fetches.PerRun timer calls each: awaited in a loop, the same with a blocking wait, or together.
+    ["fetch-in-turn"] = n => Fetches.FetchEachAsync(n, FetchWay.InTurn),
+    ["fetch-in-turn-blocking"] = n => Fetches.FetchEachAsync(n, FetchWay.InTurnBlocking),
+    ["fetch-together"] = n => Fetches.FetchEachAsync(n, FetchWay.Together),
 };
 
 if (args.Length < 2 || !scenarios.TryGetValue(args[0], out var scenario)

@@ -81,9 +81,14 @@ internal static class HotFindingsDocument
 
     /// <summary>"/op", "/req" (an ASP.NET Core service's requests), "/s" or "" (over the recording): what the report's times are per.</summary>
     internal static string Unit(HotFindingsReport hot) =>
-        hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per switch
+        Unit(hot.Findings.Select(f => f.Time).FirstOrDefault(t => t.Milliseconds is not null)?.Per, PassBasis.OperationsAreRequests(hot.Measured));
+
+    /// <summary>"/op" ("/req" when the operations are a service's requests), "/s", or nothing (over the recording, or
+    /// unknown): what a column's times are per.</summary>
+    internal static string Unit(TimeUnit? per, bool requests) =>
+        per switch
         {
-            TimeUnit.Operation => PassBasis.OperationsAreRequests(hot.Measured) ? "/req" : "/op",
+            TimeUnit.Operation => requests ? "/req" : "/op",
             TimeUnit.SecondOfRecording => "/s",
             _ => "",
         };

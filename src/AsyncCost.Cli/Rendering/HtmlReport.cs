@@ -41,6 +41,8 @@ internal static class HtmlReport
             page.Table(distributions);
         }
 
+        page.Raw(CallTreeHtml.Section(report, allMethods));
+
         if (report.PlainMethodAllocations.Count > 0)
         {
             page.Table(ReportDocument.PlainMethods(report));

@@ -107,8 +107,11 @@ internal static class Numbers
     public static string PerCall(Figure? figure) => Figure(figure, value => PerCall((double?)value));
 
     /// <summary>Milliseconds per call: one decimal from 1 ms (whole numbers from 100), two significant digits below.</summary>
-    public static string MillisecondsPerCall(double value)
-        => (value < 1 ? SignificantDigits(value, 2).ToString("0.#####", CultureInfo.InvariantCulture) : PerCall((double?)value)) + " ms";
+    public static string MillisecondsPerCall(double value) => Fraction(value) + " ms";
+
+    /// <summary>A count per call or per operation: one decimal from 1 (whole numbers from 100), two significant digits below.</summary>
+    public static string Fraction(double value)
+        => value < 1 ? SignificantDigits(value, 2).ToString("0.#####", CultureInfo.InvariantCulture) : PerCall((double?)value);
 
     /// <summary>A milliseconds-per-call figure.</summary>
     public static string MillisecondsPerCall(Figure? figure) => Figure(figure, MillisecondsPerCall);

@@ -18,6 +18,10 @@ internal static class ReportDocument
         {
             tables.Insert(0, endpoints);
         }
+        if (CallTreeDocument.Table(report) is { } callTree)
+        {
+            tables.Add(callTree);
+        }
         if (ElapsedDistributions(report, allMethods) is { } distributions)
         {
             tables.Add(distributions);

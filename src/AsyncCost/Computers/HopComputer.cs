@@ -278,9 +278,8 @@ internal sealed class HopComputer
 
     public void OnOperationBegin(int threadId, int taskId, string operationName, double timestampMs)
     {
-        var name = operationName.StartsWith(KnownEvents.AsyncOperationPrefix, StringComparison.Ordinal)
-            ? operationName[KnownEvents.AsyncOperationPrefix.Length..]
-            : operationName;
+        var isBox = operationName.StartsWith(KnownEvents.AsyncOperationPrefix, StringComparison.Ordinal);
+        var name = isBox ? operationName[KnownEvents.AsyncOperationPrefix.Length..] : operationName;
         var thread = Thread(threadId);
         var calledMs = Math.Min(thread.LastEventMs ?? timestampMs, timestampMs);
         Track(_boxes, taskId, new Box(name, calledMs, threadId, thread.Run));
@@ -290,9 +289,14 @@ internal sealed class HopComputer
         method.SuspendingCalls++;
         method.Boxes++;
         thread.Pending = null;
-        thread.CurrentBox = taskId;
-        thread.CreatedBox = taskId;
         thread.FreshWorkItem = false;
+        if (isBox)
+        {
+            // Another task's operation (Task.Delay's timer, say) is followed for the call that awaits it, but it never
+            // suspends: a continuation scheduled next is still the box's that ran here, and so is the run of awaits it ends.
+            thread.CurrentBox = taskId;
+            thread.CreatedBox = taskId;
+        }
     }
 
     public void OnOperationEnd(int taskId, double timestampMs)

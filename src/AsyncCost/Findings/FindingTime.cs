@@ -336,7 +336,7 @@ public static class FindingTimes
     internal static string Milliseconds(double ms) => ms >= 1 || ms == 0 ? Text($"{ms:N1} ms") : Text($"{ms * 1000:N1} µs");
 
     /// <summary>What a report's times are per: operations when every pass knew its own, else the seconds each pass stood for.</summary>
-    private sealed class TimeScale
+    internal sealed class TimeScale
     {
         private readonly AsyncCostReport _report;
 

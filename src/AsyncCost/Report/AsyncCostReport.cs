@@ -43,6 +43,11 @@ public sealed record AsyncCostReport
     /// <summary>One row per user async method, most allocated bytes first.</summary>
     public IReadOnlyList<MethodCost> Methods { get; init; } = [];
 
+    /// <summary>The async call tree (<see cref="AsyncCallTree"/>), computed from <see cref="Methods"/>' awaited calls whenever it
+    /// is read, so that it always holds the report's own rows and operations; written to JSON, never read back.</summary>
+    [Description("The async call tree, derived from methods[].awaitedCalls (written, not read back): roots are the methods that awaited calls and that no other method awaited, each node's children the calls its method awaited, the most waited first; figures per operation, else per second of the hop pass ('per').")]
+    public AsyncCallTree CallTree => AsyncCallTree.Of(this);
+
     /// <summary>Sampled allocations that could not be tied to a user async method, grouped by type, largest first.</summary>
     public IReadOnlyList<TypeAllocation> UnattributedAllocations { get; init; } = [];
 

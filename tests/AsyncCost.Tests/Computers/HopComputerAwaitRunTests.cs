@@ -25,6 +25,18 @@ public class HopComputerAwaitRunTests
         hops.OnWaitEnd(Worker, box, endMs); // the loop resumes
     }
 
+    /// <summary>A hop computer that saw the loop's box suspend on something else and resume at 1 ms.</summary>
+    private static HopComputer ResumedLoop()
+    {
+        var hops = new HopComputer();
+        hops.OnWorkItemDequeued(Worker, 0);
+        hops.OnOperationBegin(Worker, LoopBox, "Async: " + Loop, 0);
+        hops.OnWaitBegin(Worker, 90, LoopBox, behavior: 2, timestampMs: 0);
+        hops.OnWorkItemDequeued(Worker, 1);
+        hops.OnWaitEnd(Worker, 90, 1); // the loop resumes
+        return hops;
+    }
+
     [Fact]
     public void Calls_awaited_one_after_another_make_a_run_that_would_save_all_but_its_longest_call()
     {
@@ -59,16 +71,35 @@ public class HopComputerAwaitRunTests
     }
 
     [Fact]
+    public void A_timer_the_loop_blocks_on_between_its_runs_does_not_keep_the_run_going()
+    {
+        // As above, and after each run the loop blocks on a Task.Delay it created (an operation of its own, not a box)
+        // before it yields: the yield is still the loop's, and ends its run.
+        var hops = ResumedLoop();
+        AwaitPrice(hops, 2, 92, 1, 5);
+        AwaitPrice(hops, 3, 93, 5, 10);
+        hops.OnOperationBegin(Worker, 60, "Task.Delay", 10.1);
+        hops.OnWaitBegin(Worker, 60, 0, behavior: 1, timestampMs: 10.1);
+        hops.OnWaitEnd(Worker, 60, 13);
+        hops.OnContinuationScheduled(Worker, 50, 13.1);
+        hops.OnWorkItemDequeued(Worker, 14);
+        hops.OnContinuationStarted(Worker, 50, 14);
+        AwaitPrice(hops, 4, 94, 14, 18);
+        hops.OnOperationEnd(LoopBox, 19);
+
+        var price = Method(hops, Loop).Awaited[Price];
+        Assert.Equal((2, 3), (price.Runs, price.Calls));
+        Assert.Equal(4 + 0.0, price.SavingIfTogether.SumMs); // run one, 4 + 5 ms, less its longest; run two, one call
+        Assert.Equal(1, Method(hops, Loop).BlockingWaits);
+        Assert.Equal(2.9, Method(hops, Loop).BlockedMilliseconds, 9);
+    }
+
+    [Fact]
     public void Calls_started_together_make_no_run_and_are_timed_from_the_first_start_to_the_last_end()
     {
         // Task.WhenAll: the resumed loop starts two calls, then awaits the combined task (no box), which they complete
         // without an await event of their own.
-        var hops = new HopComputer();
-        hops.OnWorkItemDequeued(Worker, 0);
-        hops.OnOperationBegin(Worker, LoopBox, "Async: " + Loop, 0);
-        hops.OnWaitBegin(Worker, 90, LoopBox, behavior: 2, timestampMs: 0);
-        hops.OnWorkItemDequeued(Worker, 1);
-        hops.OnWaitEnd(Worker, 90, 1); // the loop resumes
+        var hops = ResumedLoop();
         hops.OnOperationBegin(Worker, 1, "Async: " + Price, 1.1);
         hops.OnWaitBegin(Worker, 91, 1, behavior: 2, timestampMs: 1.1);
         hops.OnOperationBegin(Worker, 2, "Async: " + Price, 1.2);
