@@ -18,7 +18,7 @@ internal static class ReportDocument
         {
             tables.Insert(0, endpoints);
         }
-        if (CallTreeDocument.Table(report) is { } callTree)
+        if (CallTreeDocument.Table(report, allMethods) is { } callTree)
         {
             tables.Add(callTree);
         }
