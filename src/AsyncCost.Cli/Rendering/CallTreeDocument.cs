@@ -55,6 +55,7 @@ internal static class CallTreeDocument
     private static string PerText(string per) => per switch
     {
         "/op" => ", per operation",
+        "/req" => ", per request (each pass's requests, from Kestrel's events)",
         "/s" => ", per second of the hop pass (operations unknown)",
         _ => "",
     };

@@ -108,12 +108,12 @@ internal static partial class SavedTraces
                 continue;
             }
             commandLine ??= reader.CommandLine;
-            if (TracePass.FromEvents(reader) is null && reader.Counters.Samples > 0 && Path.GetFileName(file).EndsWith(".counters.nettrace", StringComparison.OrdinalIgnoreCase))
+            if (TracePass.FromEvents(reader) is null && reader.Counters.Samples > 0 && TraceFileNames.IsBeside(file, TraceFileNames.CountersWindow))
             {
                 windowCounters.Add((file, reader)); // a windowed hop pass's counters, not a pass of its own
                 continue;
             }
-            if (TracePass.FromEvents(reader) is null && Path.GetFileName(file).EndsWith(".requests.nettrace", StringComparison.OrdinalIgnoreCase))
+            if (TracePass.FromEvents(reader) is null && TraceFileNames.IsBeside(file, TraceFileNames.RequestsWindow))
             {
                 requestTraces.Add((file, reader)); // the requests recorded beside a pass, not a pass of its own
                 continue;

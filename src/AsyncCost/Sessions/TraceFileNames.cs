@@ -31,10 +31,21 @@ internal static class TraceFileNames
             + window switch
             {
                 0 => "",
-                CountersWindow => ".counters",
-                RequestsWindow => ".requests",
+                CountersWindow or RequestsWindow => SessionBeside(window),
                 _ => ".w" + (window + 1).ToString(System.Globalization.CultureInfo.InvariantCulture),
             };
         return Path.Combine(directory, $"{name}.{TracePass.PassName(pass)}{suffix}.nettrace");
     }
+
+    /// <summary>True when <paramref name="file"/> is named as the session beside a pass that <paramref name="window"/> stands
+    /// for (<see cref="CountersWindow"/> or <see cref="RequestsWindow"/>), as <see cref="For"/> names it.</summary>
+    internal static bool IsBeside(string file, int window) =>
+        Path.GetFileName(file).EndsWith(SessionBeside(window) + ".nettrace", StringComparison.OrdinalIgnoreCase);
+
+    private static string SessionBeside(int window) => window switch
+    {
+        CountersWindow => ".counters",
+        RequestsWindow => ".requests",
+        _ => throw new ArgumentOutOfRangeException(nameof(window), window, "not a session beside a pass"),
+    };
 }
